@@ -1,0 +1,4 @@
+// Constraints the graph projection relies on: MERGE on these ids makes replayed events harmless.
+CREATE CONSTRAINT entity_id_unique IF NOT EXISTS FOR (entity:Entity) REQUIRE entity.entity_id IS UNIQUE;
+CREATE CONSTRAINT memory_id_unique IF NOT EXISTS FOR (memory:Memory) REQUIRE memory.id IS UNIQUE;
+CREATE INDEX entity_scope IF NOT EXISTS FOR (entity:Entity) ON (entity.instance_id, entity.canonical_name);

@@ -1,0 +1,49 @@
+/** `npm run stack:up | stack:down | stack:status`: the local servers, without Docker when there is none. */
+import { ConfigError } from '@memory-service/shared'
+import { stackDown, stackStatus, stackUp } from './stack.js'
+
+const started = Date.now()
+const progress = (message: string): void => {
+  const seconds = ((Date.now() - started) / 1000).toFixed(1).padStart(6)
+  console.log(`[stack ${seconds}s] ${message}`)
+}
+
+function printTable(rows: Record<string, string>[]): void {
+  const first = rows[0]
+  if (!first) return
+  const columns = Object.keys(first)
+  const widths = columns.map((column) => Math.max(column.length, ...rows.map((row) => (row[column] ?? '').length)))
+  const line = (cells: string[]) => cells.map((cell, index) => cell.padEnd(widths[index] ?? 0)).join('  ').trimEnd()
+  console.log(line(columns.map((column) => column.toUpperCase())))
+  for (const row of rows) console.log(line(columns.map((column) => row[column] ?? '')))
+}
+
+async function main(command: string | undefined): Promise<number> {
+  switch (command) {
+    case 'up': {
+      const result = await stackUp(progress)
+      progress(result.started.length ? `stack is up (started: ${result.started.join(', ')})` : 'stack is up (nothing to start)')
+      return 0
+    }
+    case 'down':
+      await stackDown(progress)
+      return 0
+    case 'status': {
+      const rows = await stackStatus()
+      printTable(rows.map((row) => ({ ...row })))
+      return rows.every((row) => row.state === 'up') ? 0 : 1
+    }
+    case undefined:
+    default:
+      console.error('usage: stack up | down | status')
+      return 2
+  }
+}
+
+main(process.argv[2]).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof ConfigError || error instanceof Error ? error.message : error)
+    process.exit(1)
+  },
+)

@@ -1,0 +1,89 @@
+import { mkdirSync } from 'node:fs'
+import { createClient, type ClickHouseClient, type ClickHouseClientConfigOptions } from '@clickhouse/client'
+
+export interface ClickhouseConnectionOptions {
+  /** A ClickHouse server over HTTP; when absent the engine runs in this process through chdb. */
+  url?: string
+  username?: string
+  password?: string
+  /** Data directory of the in-process engine (or `:memory:`). */
+  dataPath: string
+}
+
+/**
+ * One client API for both engines. A real server and chdb return the same JSON because 64-bit integers are quoted
+ * on both (chdb's default differs).
+ */
+export async function createClickhouseClient(options: ClickhouseConnectionOptions): Promise<ClickHouseClient> {
+  const clickhouse_settings = { output_format_json_quote_64bit_integers: 1 as const, date_time_input_format: 'best_effort' as const }
+  if (options.url !== undefined) {
+    return createClient({
+      url: options.url,
+      ...(options.username !== undefined ? { username: options.username } : {}),
+      ...(options.password !== undefined ? { password: options.password } : {}),
+      clickhouse_settings,
+    })
+  }
+  if (options.dataPath !== ':memory:') mkdirSync(options.dataPath, { recursive: true })
+  // Loaded on demand: the 500 MB engine is only mapped into processes that use it.
+  const { createChdbConnection } = await import('chdb/connection')
+  // chdb's types come from an older copy of @clickhouse/client-common; the runtime contract is the same.
+  const connection = createChdbConnection({ path: options.dataPath }) as unknown as NonNullable<
+    ClickHouseClientConfigOptions['connection']
+  >
+  return createClient({ connection, clickhouse_settings })
+}
+
+export type QueryParams = Record<string, unknown>
+
+export interface ClickhouseStore {
+  readonly database: string
+  /** Creates the database and applies DDL (statements separated by `;`); `{{database}}` names this store's database. */
+  applyDdl(source: string): Promise<void>
+  insert(table: string, rows: object[]): Promise<void>
+  /** Runs a SELECT with typed, server-side bound parameters (`{name:Type}` placeholders). */
+  query<T>(sql: string, params?: QueryParams): Promise<T[]>
+  command(sql: string, params?: QueryParams): Promise<void>
+  version(): Promise<string>
+  close(): Promise<void>
+}
+
+export function splitSqlStatements(source: string): string[] {
+  return source
+    .split('\n')
+    .filter((line) => !line.trim().startsWith('--'))
+    .join('\n')
+    .split(/;\s*(?:\n|$)/)
+    .map((statement) => statement.trim())
+    .filter((statement) => statement.length > 0)
+}
+
+export function createClickhouseStore(client: ClickHouseClient, database: string): ClickhouseStore {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(database)) throw new Error(`Invalid ClickHouse database name: ${database}`)
+  return {
+    database,
+    async applyDdl(source) {
+      await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${database}` })
+      for (const statement of splitSqlStatements(source.replaceAll('{{database}}', database))) {
+        await client.command({ query: statement })
+      }
+    },
+    async insert(table, rows) {
+      if (rows.length === 0) return
+      await client.insert({ table: `${database}.${table}`, values: rows, format: 'JSONEachRow' })
+    },
+    async query<T>(sql: string, params: QueryParams = {}) {
+      const result = await client.query({ query: sql, query_params: params, format: 'JSONEachRow' })
+      return result.json<T>()
+    },
+    async command(sql, params = {}) {
+      await client.command({ query: sql, query_params: params })
+    },
+    async version() {
+      const result = await client.query({ query: 'SELECT version() AS version', format: 'JSONEachRow' })
+      const [row] = await result.json<{ version: string }>()
+      return row?.version ?? 'unknown'
+    },
+    close: () => client.close(),
+  }
+}

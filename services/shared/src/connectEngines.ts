@@ -1,0 +1,71 @@
+import { join } from 'node:path'
+import type { Client as ElasticsearchClient } from '@elastic/elasticsearch'
+import type { Kafka } from 'kafkajs'
+import { createClickhouseClient, createClickhouseStore, type ClickhouseStore } from './clickhouse/createClickhouseStore.js'
+import type { ServiceConfig } from './config/loadConfig.js'
+import { createElasticsearchClient, elasticsearchVersion } from './elasticsearch/createElasticsearchStore.js'
+import { createKafka } from './kafka/createKafka.js'
+import { createTopicAdmin } from './kafka/topicAdmin.js'
+import type { Logger } from './logging/createLogger.js'
+import { createNeo4jDriver, createNeo4jStore, type Neo4jStore } from './neo4j/createNeo4jStore.js'
+import type { DependencyName, DependencyProbe } from './readiness/dependencyChecks.js'
+import { createSchemaCodec, type SchemaCodec } from './schemaRegistry/createSchemaCodec.js'
+
+/** Live clients for every engine a process talks to, created once by its composition root. */
+export interface Engines {
+  kafka: Kafka
+  schemaCodec: SchemaCodec
+  elasticsearch: ElasticsearchClient
+  neo4j: Neo4jStore
+  clickhouse: ClickhouseStore
+  /** One real client call per engine, for /readyz and the stack's readiness checks. */
+  probes: Record<DependencyName, DependencyProbe>
+  close(): Promise<void>
+}
+
+export function clickhouseDataPath(config: ServiceConfig): string {
+  return config.clickhouse.dataPath ?? join(config.stateDir, 'clickhouse')
+}
+
+/** Creates the clients without calling any engine: a process can start, and report not-ready, while one is down. */
+export async function connectEngines(config: ServiceConfig, logger: Logger): Promise<Engines> {
+  const kafka = createKafka({ brokers: config.kafka.brokers, clientId: config.kafka.clientId, logger })
+  const schemaCodec = createSchemaCodec(config.schemaRegistry.url)
+  const elasticsearch = createElasticsearchClient(config.elasticsearch)
+  const neo4j = createNeo4jStore(createNeo4jDriver(config.neo4j), config.neo4j.database)
+  const clickhouse = createClickhouseStore(
+    await createClickhouseClient({ ...config.clickhouse, dataPath: clickhouseDataPath(config) }),
+    config.clickhouse.database,
+  )
+
+  const probes: Record<DependencyName, DependencyProbe> = {
+    async kafka() {
+      const admin = await createTopicAdmin(kafka)
+      try {
+        const cluster = await admin.describeCluster()
+        return `cluster ${cluster.clusterId}, ${cluster.brokers} broker(s)`
+      } finally {
+        await admin.close()
+      }
+    },
+    async schema_registry() {
+      const subjects = await schemaCodec.listSubjects()
+      return `${subjects.length} subject(s)`
+    },
+    elasticsearch: () => elasticsearchVersion(elasticsearch),
+    neo4j: () => neo4j.version(),
+    clickhouse: () => clickhouse.version(),
+  }
+
+  return {
+    kafka,
+    schemaCodec,
+    elasticsearch,
+    neo4j,
+    clickhouse,
+    probes,
+    async close() {
+      await Promise.allSettled([elasticsearch.close(), neo4j.close(), clickhouse.close()])
+    },
+  }
+}

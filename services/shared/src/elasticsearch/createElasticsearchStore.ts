@@ -1,0 +1,113 @@
+import { Client, type estypes } from '@elastic/elasticsearch'
+
+export interface ElasticsearchConnectionOptions {
+  url: string
+  username?: string
+  password?: string
+}
+
+export function createElasticsearchClient(options: ElasticsearchConnectionOptions): Client {
+  return new Client({
+    node: options.url,
+    ...(options.username !== undefined && options.password !== undefined
+      ? { auth: { username: options.username, password: options.password } }
+      : {}),
+    requestTimeout: 30_000,
+  })
+}
+
+export interface IndexedDocument<T> {
+  id: string
+  document: T
+  /** External version: a replayed or reordered write with a lower version is ignored, not applied. */
+  version?: number
+}
+
+export interface KnnHit<T> {
+  id: string
+  score: number
+  document: T
+}
+
+export interface ElasticsearchStore<T> {
+  readonly index: string
+  /** Creates the index with its mappings if it does not exist (safe under concurrent callers). */
+  ensureIndex(mappings: estypes.MappingTypeMapping, settings?: estypes.IndicesIndexSettings): Promise<void>
+  /**
+   * Writes documents in one bulk request. Version conflicts (an older event replayed) count as skipped,
+   * every other per-document failure is thrown.
+   */
+  upsert(documents: IndexedDocument<T>[], options?: { refresh?: boolean }): Promise<{ written: number; skipped: number }>
+  get(id: string): Promise<T | null>
+  knnSearch(params: {
+    field: string
+    vector: number[]
+    k: number
+    numCandidates?: number
+    filter?: estypes.QueryDslQueryContainer
+  }): Promise<KnnHit<T>[]>
+  deleteIndex(): Promise<void>
+}
+
+export function createElasticsearchStore<T extends object>(client: Client, index: string): ElasticsearchStore<T> {
+  return {
+    index,
+    async ensureIndex(mappings, settings) {
+      if (await client.indices.exists({ index })) return
+      try {
+        await client.indices.create({ index, mappings, ...(settings ? { settings } : {}) })
+      } catch (error) {
+        const type = (error as { body?: { error?: { type?: string } } }).body?.error?.type
+        if (type !== 'resource_already_exists_exception') throw error
+      }
+    },
+    async upsert(documents, options) {
+      if (documents.length === 0) return { written: 0, skipped: 0 }
+      const operations = documents.flatMap(({ id, document, version }) => [
+        { index: { _index: index, _id: id, ...(version !== undefined ? { version, version_type: 'external' as const } : {}) } },
+        document,
+      ])
+      const response = await client.bulk({ operations, refresh: options?.refresh ?? false })
+      let skipped = 0
+      const failures: string[] = []
+      for (const item of response.items) {
+        const error = item.index?.error
+        if (!error) continue
+        if (error.type === 'version_conflict_engine_exception') skipped += 1
+        else failures.push(`${item.index?._id ?? '?'}: ${error.type} ${error.reason ?? ''}`)
+      }
+      if (failures.length > 0) throw new Error(`Bulk write to ${index} failed for ${failures.length} document(s): ${failures.join('; ')}`)
+      return { written: documents.length - skipped, skipped }
+    },
+    async get(id) {
+      const response = await client.get<T>({ index, id }, { ignore: [404] })
+      return response.found ? (response._source ?? null) : null
+    },
+    async knnSearch({ field, vector, k, numCandidates, filter }) {
+      const response = await client.search<T>({
+        index,
+        knn: {
+          field,
+          query_vector: vector,
+          k,
+          num_candidates: numCandidates ?? Math.max(k * 10, 50),
+          ...(filter ? { filter } : {}),
+        },
+        size: k,
+      })
+      return response.hits.hits.map((hit) => ({ id: hit._id ?? '', score: hit._score ?? 0, document: hit._source as T }))
+    },
+    async deleteIndex() {
+      await client.indices.delete({ index }, { ignore: [404] })
+    },
+  }
+}
+
+/** Server version through a call every distribution answers (the integ-test build has no `GET /`). */
+export async function elasticsearchVersion(client: Client): Promise<string> {
+  const health = await client.cluster.health({ wait_for_status: 'yellow', timeout: '5s' })
+  if (health.timed_out) throw new Error(`Elasticsearch cluster status is ${health.status}`)
+  const nodes = await client.nodes.info({ node_id: '_local', metric: '_none' })
+  const node = Object.values(nodes.nodes)[0]
+  return node?.version ?? 'unknown'
+}

@@ -1,0 +1,49 @@
+import type { Kafka, Producer } from 'kafkajs'
+import type { SchemaCodec } from '../schemaRegistry/createSchemaCodec.js'
+
+/** Header that carries the request's correlation id from the API into background work and its logs. */
+export const CORRELATION_ID_HEADER = 'x-correlation-id'
+
+export interface OutgoingEvent {
+  /** Partitioning key: records with the same key keep their order (a conversation, a document). */
+  key: string
+  payload: unknown
+  correlationId: string
+  headers?: Record<string, string>
+}
+
+/** Where a batch landed: the first offset written in each partition it touched. */
+export interface AppendedBatch {
+  partition: number
+  baseOffset: string
+}
+
+export interface EventProducer {
+  /**
+   * Appends events to a topic, each encoded with the subject's registered schema, and resolves only after every
+   * in-sync replica has them (acks=all).
+   */
+  append(topic: string, subject: string, events: OutgoingEvent[]): Promise<AppendedBatch[]>
+  close(): Promise<void>
+}
+
+export async function createEventProducer(kafka: Kafka, codec: SchemaCodec): Promise<EventProducer> {
+  // The idempotent producer removes duplicates caused by its own retries; client retries are handled by event ids.
+  const producer: Producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false })
+  await producer.connect()
+  return {
+    async append(topic, subject, events) {
+      if (events.length === 0) return []
+      const messages = await Promise.all(
+        events.map(async (event) => ({
+          key: event.key,
+          value: await codec.encode(subject, event.payload),
+          headers: { ...event.headers, [CORRELATION_ID_HEADER]: event.correlationId },
+        })),
+      )
+      const metadata = await producer.send({ topic, acks: -1, messages })
+      return metadata.map((entry) => ({ partition: entry.partition, baseOffset: entry.baseOffset ?? '0' }))
+    },
+    close: () => producer.disconnect(),
+  }
+}

@@ -1,0 +1,97 @@
+import { ConfigResourceTypes, type Kafka } from 'kafkajs'
+
+/** One topic as declared in infra/kafka/topics.json. */
+export interface TopicDeclaration {
+  name: string
+  partitions: number
+  /** Topic-level configs, e.g. retention.ms = -1 for the topics that are the source of truth. */
+  config: Record<string, string>
+  key?: string
+  description?: string
+}
+
+export interface TopicAdmin {
+  /** Creates missing topics and adds partitions and configs where a declared topic has fewer or different ones. */
+  ensureTopics(topics: TopicDeclaration[]): Promise<{ created: string[]; updated: string[] }>
+  describeTopics(names: string[]): Promise<Map<string, { partitions: number; config: Record<string, string> }>>
+  deleteTopics(names: string[]): Promise<void>
+  describeCluster(): Promise<{ clusterId: string; brokers: number; controller: number | null }>
+  close(): Promise<void>
+}
+
+export async function createTopicAdmin(kafka: Kafka): Promise<TopicAdmin> {
+  const admin = kafka.admin()
+  await admin.connect()
+
+  async function describeTopics(names: string[]) {
+    const result = new Map<string, { partitions: number; config: Record<string, string> }>()
+    if (names.length === 0) return result
+    const existing = new Set(await admin.listTopics())
+    const present = names.filter((name) => existing.has(name))
+    if (present.length === 0) return result
+    const metadata = await admin.fetchTopicMetadata({ topics: present })
+    const configs = await admin.describeConfigs({
+      includeSynonyms: false,
+      resources: present.map((name) => ({ type: ConfigResourceTypes.TOPIC, name })),
+    })
+    for (const topic of metadata.topics) {
+      const resource = configs.resources.find((entry) => entry.resourceName === topic.name)
+      const config: Record<string, string> = {}
+      for (const entry of resource?.configEntries ?? []) config[entry.configName] = entry.configValue
+      result.set(topic.name, { partitions: topic.partitions.length, config })
+    }
+    return result
+  }
+
+  return {
+    async ensureTopics(topics) {
+      const current = await describeTopics(topics.map((topic) => topic.name))
+      const missing = topics.filter((topic) => !current.has(topic.name))
+      if (missing.length > 0) {
+        await admin.createTopics({
+          waitForLeaders: true,
+          topics: missing.map((topic) => ({
+            topic: topic.name,
+            numPartitions: topic.partitions,
+            replicationFactor: -1,
+            configEntries: Object.entries(topic.config).map(([name, value]) => ({ name, value })),
+          })),
+        })
+      }
+      const updated: string[] = []
+      for (const topic of topics) {
+        const existing = current.get(topic.name)
+        if (!existing) continue
+        if (existing.partitions < topic.partitions) {
+          await admin.createPartitions({ topicPartitions: [{ topic: topic.name, count: topic.partitions }] })
+          updated.push(topic.name)
+        }
+        const drifted = Object.entries(topic.config).filter(([name, value]) => existing.config[name] !== value)
+        if (drifted.length > 0) {
+          await admin.alterConfigs({
+            validateOnly: false,
+            // AlterConfigs replaces every override of the topic, so the whole declared set is sent, not just the drift.
+            resources: [
+              {
+                type: ConfigResourceTypes.TOPIC,
+                name: topic.name,
+                configEntries: Object.entries(topic.config).map(([name, value]) => ({ name, value })),
+              },
+            ],
+          })
+          if (!updated.includes(topic.name)) updated.push(topic.name)
+        }
+      }
+      return { created: missing.map((topic) => topic.name), updated }
+    },
+    describeTopics,
+    async deleteTopics(names) {
+      if (names.length > 0) await admin.deleteTopics({ topics: names })
+    },
+    async describeCluster() {
+      const cluster = await admin.describeCluster()
+      return { clusterId: cluster.clusterId, brokers: cluster.brokers.length, controller: cluster.controller }
+    },
+    close: () => admin.disconnect(),
+  }
+}

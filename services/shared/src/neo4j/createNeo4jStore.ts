@@ -1,0 +1,62 @@
+import neo4j, { type Driver, type RecordShape } from 'neo4j-driver'
+
+export interface Neo4jConnectionOptions {
+  uri: string
+  username?: string
+  password?: string
+}
+
+export function createNeo4jDriver(options: Neo4jConnectionOptions): Driver {
+  const auth =
+    options.username !== undefined && options.password !== undefined
+      ? neo4j.auth.basic(options.username, options.password)
+      : undefined
+  return neo4j.driver(options.uri, auth, { disableLosslessIntegers: true, connectionAcquisitionTimeout: 10_000 })
+}
+
+export interface Neo4jStore {
+  /** Runs a write in a managed transaction (retried by the driver on transient errors). */
+  write<R extends RecordShape = RecordShape>(cypher: string, params?: Record<string, unknown>): Promise<R[]>
+  read<R extends RecordShape = RecordShape>(cypher: string, params?: Record<string, unknown>): Promise<R[]>
+  /** Applies schema statements (constraints, indexes); each must be idempotent (`IF NOT EXISTS`). */
+  applySchema(statements: string[]): Promise<void>
+  version(): Promise<string>
+  close(): Promise<void>
+}
+
+export function createNeo4jStore(driver: Driver, database: string): Neo4jStore {
+  async function run<R extends RecordShape>(mode: 'READ' | 'WRITE', cypher: string, params: Record<string, unknown>) {
+    const result = await driver.executeQuery<{ records: { toObject(): R }[] }>(cypher, params, {
+      database,
+      routing: mode,
+    })
+    return result.records.map((record) => record.toObject())
+  }
+  return {
+    write: (cypher, params = {}) => run('WRITE', cypher, params),
+    read: (cypher, params = {}) => run('READ', cypher, params),
+    async applySchema(statements) {
+      for (const statement of statements) await run('WRITE', statement, {})
+    },
+    async version() {
+      const [row] = await run<{ version: string; edition: string }>(
+        'READ',
+        'CALL dbms.components() YIELD versions, edition RETURN versions[0] AS version, edition',
+        {},
+      )
+      return row ? `${row.version} ${row.edition}` : 'unknown'
+    },
+    close: () => driver.close(),
+  }
+}
+
+/** Splits a .cypher file into statements (separated by `;` at the end of a line), dropping `//` comments. */
+export function splitCypherStatements(source: string): string[] {
+  return source
+    .split('\n')
+    .filter((line) => !line.trim().startsWith('//'))
+    .join('\n')
+    .split(/;\s*(?:\n|$)/)
+    .map((statement) => statement.trim())
+    .filter((statement) => statement.length > 0)
+}

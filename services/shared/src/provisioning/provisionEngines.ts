@@ -1,0 +1,46 @@
+import { readFileSync, readdirSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { ClickhouseStore } from '../clickhouse/createClickhouseStore.js'
+import type { TopicAdmin, TopicDeclaration } from '../kafka/topicAdmin.js'
+import type { Logger } from '../logging/createLogger.js'
+import { splitCypherStatements, type Neo4jStore } from '../neo4j/createNeo4jStore.js'
+
+/** The declarations under infra/: what every engine must contain before the services run. */
+export interface EngineDeclarations {
+  topics: TopicDeclaration[]
+  neo4jSchema: string[]
+  clickhouseDdl: { file: string; source: string }[]
+}
+
+const defaultInfraDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../infra')
+
+export function loadEngineDeclarations(infraDir = defaultInfraDir): EngineDeclarations {
+  const { topics } = JSON.parse(readFileSync(join(infraDir, 'kafka/topics.json'), 'utf8')) as {
+    topics: TopicDeclaration[]
+  }
+  const neo4jSchema = splitCypherStatements(readFileSync(join(infraDir, 'neo4j/schema.cypher'), 'utf8'))
+  const clickhouseDir = join(infraDir, 'clickhouse')
+  const clickhouseDdl = readdirSync(clickhouseDir)
+    .filter((file) => file.endsWith('.sql'))
+    .sort()
+    .map((file) => ({ file, source: readFileSync(join(clickhouseDir, file), 'utf8') }))
+  return { topics, neo4jSchema, clickhouseDdl }
+}
+
+/** Creates what the declarations describe. Every step is idempotent, so it runs at each start. */
+export async function provisionEngines(
+  engines: { topicAdmin: TopicAdmin; neo4j: Neo4jStore; clickhouse: ClickhouseStore },
+  declarations: EngineDeclarations,
+  logger: Logger,
+): Promise<void> {
+  const { created, updated } = await engines.topicAdmin.ensureTopics(declarations.topics)
+  logger.info({ created, updated, declared: declarations.topics.length }, 'kafka topics provisioned')
+  await engines.neo4j.applySchema(declarations.neo4jSchema)
+  logger.info({ statements: declarations.neo4jSchema.length }, 'neo4j constraints provisioned')
+  for (const { source } of declarations.clickhouseDdl) await engines.clickhouse.applyDdl(source)
+  logger.info(
+    { files: declarations.clickhouseDdl.map(({ file }) => file), database: engines.clickhouse.database },
+    'clickhouse tables provisioned',
+  )
+}

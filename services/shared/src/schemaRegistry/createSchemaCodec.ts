@@ -1,0 +1,71 @@
+import { SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry'
+import { Ajv } from 'ajv'
+import addFormats from 'ajv-formats'
+
+/** A JSON Schema to register under a subject (Confluent's `<topic>-value` naming by default). */
+export interface SchemaRegistration {
+  subject: string
+  schema: Record<string, unknown>
+}
+
+/** Thrown when a payload does not match its registered schema; `paths` names every failing location. */
+export class SchemaValidationError extends Error {
+  constructor(
+    readonly subject: string,
+    readonly paths: string[],
+  ) {
+    super(`Payload does not match schema ${subject}: ${paths.join('; ')}`)
+    this.name = 'SchemaValidationError'
+  }
+}
+
+export interface SchemaCodec {
+  /** Registers each schema (idempotent: the registry returns the existing id for identical content). */
+  register(registrations: SchemaRegistration[]): Promise<Map<string, number>>
+  /** Validates and encodes in the Confluent wire format: magic byte 0, 4-byte schema id, JSON payload. */
+  encode(subject: string, payload: unknown): Promise<Buffer>
+  /** Decodes any Confluent-framed message, fetching (and caching) the writer's schema by id. */
+  decode<T = unknown>(message: Buffer): Promise<T>
+  /** The registry's list of subjects; doubles as a readiness call. */
+  listSubjects(): Promise<string[]>
+}
+
+export function createSchemaCodec(registryUrl: string): SchemaCodec {
+  const ajv = new Ajv({ allErrors: true, strict: false })
+  addFormats.default(ajv)
+  // The library validates again with its own Ajv; ours runs first because it reports every failing path.
+  const registry = new SchemaRegistry({ host: registryUrl.replace(/\/$/, '') })
+  const ids = new Map<string, number>()
+  const validators = new Map<string, ReturnType<Ajv['compile']>>()
+
+  return {
+    async register(registrations) {
+      for (const { subject, schema } of registrations) {
+        const { id } = await registry.register({ type: SchemaType.JSON, schema: JSON.stringify(schema) }, { subject })
+        ids.set(subject, id)
+        validators.set(subject, ajv.compile(schema))
+      }
+      return new Map(ids)
+    },
+    async encode(subject, payload) {
+      const id = ids.get(subject)
+      const validate = validators.get(subject)
+      if (id === undefined || validate === undefined) {
+        throw new Error(`Schema for subject ${subject} is not registered in this process`)
+      }
+      if (!validate(payload)) {
+        const paths = (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? ''}`.trim())
+        throw new SchemaValidationError(subject, paths)
+      }
+      return registry.encode(id, payload)
+    },
+    decode: <T>(message: Buffer) => registry.decode(message) as Promise<T>,
+    async listSubjects() {
+      const response = await fetch(`${registryUrl.replace(/\/$/, '')}/subjects`, {
+        signal: AbortSignal.timeout(5000),
+      })
+      if (!response.ok) throw new Error(`Schema registry answered ${response.status}`)
+      return (await response.json()) as string[]
+    },
+  }
+}
