@@ -14,6 +14,8 @@ export default tseslint.config(
       '@typescript-eslint/switch-exhaustiveness-check': 'error',
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true }],
       '@typescript-eslint/no-confusing-void-expression': 'off',
+      // fastify hooks and handlers are async by contract even when they do not await.
+      '@typescript-eslint/require-await': 'off',
       // neo4j-driver and kafkajs take plain option objects where their types name classes.
       '@typescript-eslint/no-unsafe-class-instance-assignment': 'off',
     },

@@ -1,4 +1,7 @@
-import { ConfigResourceTypes, type Kafka } from 'kafkajs'
+import kafkajs, { type Kafka } from 'kafkajs'
+
+// kafkajs is CommonJS; its enums are reachable only through the default export under Node's ESM loader.
+const { ConfigResourceTypes } = kafkajs
 
 /** One topic as declared in infra/kafka/topics.json. */
 export interface TopicDeclaration {

@@ -1,0 +1,69 @@
+/**
+ * `memory-service` command line: `start [gateway|pipeline|projectors …]` runs the named services (all of them by
+ * default) in this process.
+ */
+import { ConfigError, createLogger, listConfigVariables, loadConfig } from '@memory-service/shared'
+import { isServiceName, serviceNames, startServices, type ServiceName } from './startServices.js'
+
+const usage = `usage: memory-service <command>
+
+commands:
+  start [service …]   run services in this process (default: all of ${serviceNames.join(', ')})
+  config              print the validated configuration and the environment variables it reads
+  help                this text`
+
+async function start(args: string[]): Promise<void> {
+  const unknown = args.filter((arg) => !isServiceName(arg))
+  if (unknown.length > 0) throw new Error(`unknown service(s): ${unknown.join(', ')}\n${usage}`)
+  const names: readonly ServiceName[] = args.length > 0 ? (args as ServiceName[]) : serviceNames
+  const config = loadConfig()
+  const logger = createLogger({ level: config.log.level, name: 'memory-service' })
+  const running = await startServices(config, names, logger)
+  let stopping = false
+  const stop = (signal: string): void => {
+    if (stopping) return
+    stopping = true
+    logger.info({ signal }, 'shutting down')
+    running.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed')
+        process.exit(1)
+      },
+    )
+  }
+  process.on('SIGINT', () => stop('SIGINT'))
+  process.on('SIGTERM', () => stop('SIGTERM'))
+  const lines = [`Memory Service ready: ${names.join(', ')}`]
+  if (running.addresses.http) lines.push(`  REST  ${running.addresses.http}  (GET /healthz, GET /readyz)`)
+  if (running.addresses.grpc) lines.push(`  gRPC  ${running.addresses.grpc}  (grpc.health.v1.Health)`)
+  console.log(lines.join('\n'))
+}
+
+function printConfig(): void {
+  const config = loadConfig()
+  console.log(JSON.stringify(config, (key, value: unknown) => (/password/i.test(key) ? '[redacted]' : value), 2))
+  console.log('\nenvironment variables:')
+  for (const { variable, path } of listConfigVariables()) console.log(`  ${variable.padEnd(24)} ${path}`)
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...args] = argv
+  switch (command) {
+    case 'start':
+      return start(args)
+    case 'config':
+      return printConfig()
+    case 'help':
+    case undefined:
+      console.log(usage)
+      return
+    default:
+      throw new Error(`unknown command: ${command}\n${usage}`)
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  console.error(error instanceof ConfigError || error instanceof Error ? error.message : error)
+  process.exit(1)
+})

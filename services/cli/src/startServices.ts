@@ -1,0 +1,79 @@
+import {
+  connectEngines,
+  createLogger,
+  loadEngineDeclarations,
+  provisionEngines,
+  createTopicAdmin,
+  type Logger,
+  type ServiceConfig,
+} from '@memory-service/shared'
+import { startGateway } from '@memory-service/gateway'
+import { startPipeline } from '@memory-service/pipeline'
+import { startProjectors } from '@memory-service/projectors'
+
+export const serviceNames = ['gateway', 'pipeline', 'projectors'] as const
+export type ServiceName = (typeof serviceNames)[number]
+
+export function isServiceName(value: string): value is ServiceName {
+  return (serviceNames as readonly string[]).includes(value)
+}
+
+export interface RunningServices {
+  addresses: { http?: string; grpc?: string }
+  close(): Promise<void>
+}
+
+/**
+ * Composition root shared by every process: config is already validated; engines are connected once and passed
+ * down; what the services need in the engines is provisioned (idempotently) before any of them starts.
+ */
+export async function startServices(
+  config: ServiceConfig,
+  names: readonly ServiceName[],
+  logger: Logger = createLogger({ level: config.log.level, name: 'memory-service' }),
+): Promise<RunningServices> {
+  const engines = await connectEngines(config, logger)
+  const closers: (() => Promise<void>)[] = [() => engines.close()]
+  const close = async (): Promise<void> => {
+    for (const closeOne of closers.reverse()) await closeOne()
+  }
+  try {
+    const topicAdmin = await createTopicAdmin(engines.kafka)
+    try {
+      await provisionEngines(
+        { topicAdmin, neo4j: engines.neo4j, clickhouse: engines.clickhouse },
+        loadEngineDeclarations(),
+        logger.child({ component: 'provisioning' }),
+      )
+    } finally {
+      await topicAdmin.close()
+    }
+    const addresses: RunningServices['addresses'] = {}
+    for (const name of names) {
+      const serviceLogger = logger.child({ component: name })
+      switch (name) {
+        case 'gateway': {
+          const gateway = await startGateway(config, engines, serviceLogger)
+          closers.push(() => gateway.close())
+          addresses.http = gateway.httpAddress
+          addresses.grpc = gateway.grpcAddress
+          break
+        }
+        case 'pipeline': {
+          const pipeline = await startPipeline(engines, serviceLogger)
+          closers.push(() => pipeline.close())
+          break
+        }
+        case 'projectors': {
+          const projectors = await startProjectors(engines, serviceLogger)
+          closers.push(() => projectors.close())
+          break
+        }
+      }
+    }
+    return { addresses, close }
+  } catch (error) {
+    await close()
+    throw error
+  }
+}

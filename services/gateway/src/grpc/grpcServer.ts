@@ -1,0 +1,100 @@
+import { dirname, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import * as grpc from '@grpc/grpc-js'
+import * as protoLoader from '@grpc/proto-loader'
+import type { Logger, Readiness } from '@memory-service/shared'
+import type { ProtoGrpcType as HealthProto } from '@memory-service/shared/proto/health'
+import type { HealthHandlers } from '@memory-service/shared/proto/grpc/health/v1/Health'
+import type { HealthCheckResponse } from '@memory-service/shared/proto/grpc/health/v1/HealthCheckResponse'
+
+const protoDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../proto')
+
+/** The same options the generated types were made with (see infra/codegen). */
+const loaderOptions: protoLoader.Options = {
+  longs: String,
+  enums: String,
+  defaults: true,
+  oneofs: true,
+  includeDirs: [protoDir],
+}
+
+export interface GrpcServerDependencies {
+  logger: Logger
+  checkReadiness(): Promise<Readiness>
+  /** How often Watch re-checks readiness and pushes a change. */
+  watchIntervalMs?: number
+}
+
+type ServingStatus = NonNullable<HealthCheckResponse['status']>
+
+/** Services this server answers health checks for: "" is the whole server. */
+const knownServices = new Set(['', 'grpc.health.v1.Health'])
+
+export function createHealthHandlers(deps: GrpcServerDependencies): HealthHandlers {
+  const statusFor = async (service: string): Promise<ServingStatus> => {
+    if (!knownServices.has(service)) return 'SERVICE_UNKNOWN'
+    const readiness = await deps.checkReadiness()
+    return readiness.status === 'ready' ? 'SERVING' : 'NOT_SERVING'
+  }
+  return {
+    Check(call, callback) {
+      statusFor(call.request.service).then(
+        (status) => {
+          if (status === 'SERVICE_UNKNOWN') {
+            callback({ code: grpc.status.NOT_FOUND, details: `unknown service ${call.request.service}` })
+          } else callback(null, { status })
+        },
+        (error: unknown) => callback({ code: grpc.status.INTERNAL, details: String(error) }),
+      )
+    },
+    Watch(call) {
+      let last: ServingStatus | undefined
+      const push = async (): Promise<void> => {
+        const status = await statusFor(call.request.service)
+        if (status !== last && !call.cancelled) {
+          last = status
+          call.write({ status })
+        }
+      }
+      const timer = setInterval(() => void push().catch(() => undefined), deps.watchIntervalMs ?? 5000)
+      const stop = (): void => clearInterval(timer)
+      call.on('cancelled', stop)
+      call.on('close', stop)
+      void push().catch((error: unknown) => {
+        stop()
+        call.destroy(error instanceof Error ? error : new Error(String(error)))
+      })
+    },
+  }
+}
+
+export interface GrpcServer {
+  /** The bound address, e.g. 127.0.0.1:50051 (the port is real even when 0 was asked for). */
+  readonly address: string
+  close(): Promise<void>
+}
+
+export async function startGrpcServer(host: string, port: number, deps: GrpcServerDependencies): Promise<GrpcServer> {
+  const definition = protoLoader.loadSync('grpc/health/v1/health.proto', loaderOptions)
+  const proto = grpc.loadPackageDefinition(definition) as unknown as HealthProto
+  const server = new grpc.Server()
+  server.addService(proto.grpc.health.v1.Health.service, createHealthHandlers(deps))
+  const boundPort = await new Promise<number>((resolvePort, reject) => {
+    server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (error, actual) => {
+      if (error) reject(error)
+      else resolvePort(actual)
+    })
+  })
+  return {
+    address: `${host}:${boundPort}`,
+    close: () =>
+      new Promise<void>((resolveClose) => {
+        server.tryShutdown(() => resolveClose())
+        // A Watch stream never ends on its own; force after a grace period.
+        setTimeout(() => {
+          server.forceShutdown()
+          resolveClose()
+        }, 2000).unref()
+      }),
+  }
+}

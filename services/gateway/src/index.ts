@@ -1,0 +1,3 @@
+export { buildApp, type AppDependencies } from './app.js'
+export { startGrpcServer, createHealthHandlers, type GrpcServer } from './grpc/grpcServer.js'
+export { startGateway, type RunningGateway } from './startGateway.js'
