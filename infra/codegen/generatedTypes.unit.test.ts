@@ -1,0 +1,18 @@
+import { execFileSync } from 'node:child_process'
+import { dirname, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
+
+describe('generated contract types', () => {
+  it('match schemas/ and proto/ (run `npm run gen` after changing a contract)', () => {
+    const run = () =>
+      execFileSync(resolve(root, 'node_modules/.bin/tsx'), ['infra/codegen/main.ts', '--check'], {
+        cwd: root,
+        encoding: 'utf8',
+        stdio: 'pipe',
+      })
+    expect(run).not.toThrow()
+  })
+})

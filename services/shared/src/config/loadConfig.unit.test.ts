@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest'
+import { ConfigError, listConfigVariables, loadConfig } from './loadConfig.js'
+
+describe('loadConfig', () => {
+  it('fills every default when the environment sets nothing', () => {
+    const config = loadConfig({ MEMORY_SERVICE_STATE_DIR: '/srv/memory' })
+    expect(config).toEqual({
+      http: { host: '127.0.0.1', port: 8080 },
+      grpc: { host: '127.0.0.1', port: 50051 },
+      kafka: { brokers: ['127.0.0.1:9092'], clientId: 'memory-service' },
+      schemaRegistry: { url: 'http://127.0.0.1:8081/apis/ccompat/v7' },
+      elasticsearch: { url: 'http://127.0.0.1:9200' },
+      neo4j: { uri: 'bolt://127.0.0.1:7687', database: 'neo4j' },
+      clickhouse: { database: 'memory_service' },
+      log: { level: 'info' },
+      stateDir: '/srv/memory',
+    })
+  })
+
+  it('reads external servers from the environment and coerces numbers and lists', () => {
+    const config = loadConfig({
+      HTTP_PORT: '9090',
+      KAFKA_BROKERS: 'kafka-1:9092, kafka-2:9092',
+      ELASTICSEARCH_URL: 'https://es.internal:9200',
+      NEO4J_URI: 'neo4j+s://graph.internal:7687',
+      CLICKHOUSE_URL: 'http://clickhouse.internal:8123',
+      SCHEMA_REGISTRY_URL: 'http://registry.internal:8081',
+    })
+    expect(config.http.port).toBe(9090)
+    expect(config.kafka.brokers).toEqual(['kafka-1:9092', 'kafka-2:9092'])
+    expect(config.elasticsearch.url).toBe('https://es.internal:9200')
+    expect(config.neo4j.uri).toBe('neo4j+s://graph.internal:7687')
+    expect(config.clickhouse.url).toBe('http://clickhouse.internal:8123')
+    expect(config.schemaRegistry.url).toBe('http://registry.internal:8081')
+  })
+
+  it('lists every violation at once, named by environment variable', () => {
+    let caught: unknown
+    try {
+      loadConfig({ HTTP_PORT: 'eighty', LOG_LEVEL: 'loud', KAFKA_BROKERS: 'no-port', NEO4J_URI: 'http://graph' })
+    } catch (error) {
+      caught = error
+    }
+    expect(caught).toBeInstanceOf(ConfigError)
+    const violations = (caught as ConfigError).violations
+    expect(violations).toHaveLength(4)
+    expect(violations.map((violation) => violation.split(':')[0]).sort()).toEqual([
+      'HTTP_PORT',
+      'KAFKA_BROKERS',
+      'LOG_LEVEL',
+      'NEO4J_URI',
+    ])
+  })
+
+  it('rejects the in-process data path together with a ClickHouse server URL', () => {
+    expect(() => loadConfig({ CLICKHOUSE_URL: 'http://ch:8123', CLICKHOUSE_DATA_PATH: '/tmp/ch' })).toThrow(
+      /CLICKHOUSE_DATA_PATH: .*contradicts CLICKHOUSE_URL/,
+    )
+  })
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig({ HTTP_PORT: '' }).http.port).toBe(8080)
+  })
+
+  it('names one environment variable per leaf option', () => {
+    const variables = listConfigVariables().map(({ variable }) => variable)
+    expect(new Set(variables).size).toBe(variables.length)
+    expect(variables).toEqual(
+      expect.arrayContaining(['KAFKA_BROKERS', 'ELASTICSEARCH_URL', 'NEO4J_URI', 'CLICKHOUSE_URL', 'SCHEMA_REGISTRY_URL']),
+    )
+  })
+})
