@@ -5,7 +5,9 @@ import { dirname, join } from 'node:path'
 
 /** Downloads (Maven repository, archives) live here, outside the repository, so a warm machine re-downloads nothing. */
 export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  return env.MEMORY_SERVICE_CACHE_DIR ?? join(env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'memory-service')
+  return (
+    env.MEMORY_SERVICE_CACHE_DIR ?? join(env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'memory-service')
+  )
 }
 
 export interface Jdk {
@@ -29,7 +31,9 @@ export function findJdks(env: NodeJS.ProcessEnv = process.env): Jdk[] {
     for (const entry of readdirSync(root)) homes.add(join(root, entry))
   }
   try {
-    const javaOnPath = execFileSync('sh', ['-c', 'readlink -f "$(command -v java)"'], { encoding: 'utf8' }).trim()
+    const javaOnPath = execFileSync('sh', ['-c', 'readlink -f "$(command -v java)"'], {
+      encoding: 'utf8',
+    }).trim()
     if (javaOnPath) homes.add(dirname(dirname(javaOnPath)))
   } catch {
     // no java on PATH

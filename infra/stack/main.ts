@@ -1,4 +1,5 @@
 /** `npm run stack:up | stack:down | stack:status`: the local servers, without Docker when there is none. */
+import { writeFileSync } from 'node:fs'
 import { ConfigError } from '@memory-service/shared'
 import { stackDown, stackStatus, stackUp } from './stack.js'
 
@@ -12,22 +13,42 @@ function printTable(rows: Record<string, string>[]): void {
   const first = rows[0]
   if (!first) return
   const columns = Object.keys(first)
-  const widths = columns.map((column) => Math.max(column.length, ...rows.map((row) => (row[column] ?? '').length)))
-  const line = (cells: string[]) => cells.map((cell, index) => cell.padEnd(widths[index] ?? 0)).join('  ').trimEnd()
+  const widths = columns.map((column) =>
+    Math.max(column.length, ...rows.map((row) => (row[column] ?? '').length)),
+  )
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, index) => cell.padEnd(widths[index] ?? 0))
+      .join('  ')
+      .trimEnd()
   console.log(line(columns.map((column) => column.toUpperCase())))
   for (const row of rows) console.log(line(columns.map((column) => row[column] ?? '')))
 }
 
-async function main(command: string | undefined): Promise<number> {
+function option(args: string[], name: string): string | undefined {
+  const index = args.indexOf(name)
+  return index >= 0 ? args[index + 1] : undefined
+}
+
+async function main(command: string | undefined, args: string[]): Promise<number> {
   switch (command) {
     case 'up': {
       const result = await stackUp(progress)
-      progress(result.started.length ? `stack is up (started: ${result.started.join(', ')})` : 'stack is up (nothing to start)')
+      // The test runner records what it started, so that it stops only that at the end.
+      const record = option(args, '--record')
+      if (record) writeFileSync(record, JSON.stringify(result))
+      progress(
+        result.started.length
+          ? `stack is up (started: ${result.started.join(', ')})`
+          : 'stack is up (nothing to start)',
+      )
       return 0
     }
-    case 'down':
-      await stackDown(progress)
+    case 'down': {
+      const only = option(args, '--only')
+      await stackDown(progress, only?.split(','))
       return 0
+    }
     case 'status': {
       const rows = await stackStatus()
       printTable(rows.map((row) => ({ ...row })))
@@ -35,12 +56,12 @@ async function main(command: string | undefined): Promise<number> {
     }
     case undefined:
     default:
-      console.error('usage: stack up | down | status')
+      console.error('usage: stack up [--record FILE] | down [--only a,b] | status')
       return 2
   }
 }
 
-main(process.argv[2]).then(
+main(process.argv[2], process.argv.slice(3)).then(
   (code) => process.exit(code),
   (error: unknown) => {
     console.error(error instanceof ConfigError || error instanceof Error ? error.message : error)

@@ -56,9 +56,18 @@ function runMaven(context: MavenContext, args: string[], label: string): Promise
 }
 
 /** Copies one artifact (e.g. `group:artifact:version:zip`) into a directory. */
-export async function copyArtifact(context: MavenContext, artifact: string, outputDir: string, label: string) {
+export async function copyArtifact(
+  context: MavenContext,
+  artifact: string,
+  outputDir: string,
+  label: string,
+) {
   mkdirSync(outputDir, { recursive: true })
-  await runMaven(context, [`${dependencyPlugin}:copy`, `-Dartifact=${artifact}`, `-DoutputDirectory=${outputDir}`], label)
+  await runMaven(
+    context,
+    [`${dependencyPlugin}:copy`, `-Dartifact=${artifact}`, `-DoutputDirectory=${outputDir}`],
+    label,
+  )
 }
 
 /** Resolves the runtime classpath of the given dependencies into a flat directory of jars. */
@@ -91,7 +100,13 @@ export async function copyDependencies(
   )
   await runMaven(
     context,
-    ['-f', pom, `${dependencyPlugin}:copy-dependencies`, '-DincludeScope=runtime', `-DoutputDirectory=${outputDir}`],
+    [
+      '-f',
+      pom,
+      `${dependencyPlugin}:copy-dependencies`,
+      '-DincludeScope=runtime',
+      `-DoutputDirectory=${outputDir}`,
+    ],
     label,
   )
 }

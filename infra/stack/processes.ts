@@ -17,7 +17,10 @@ export function launch(spec: LaunchSpec, logFile: string, pidFile: string): numb
   mkdirSync(dirname(pidFile), { recursive: true })
   const out = openSync(logFile, 'a')
   const [executable, args] = spec.user
-    ? ['setpriv', ['--reuid', spec.user, '--regid', spec.user, '--init-groups', '--', spec.executable, ...spec.args]]
+    ? [
+        'setpriv',
+        ['--reuid', spec.user, '--regid', spec.user, '--init-groups', '--', spec.executable, ...spec.args],
+      ]
     : [spec.executable, spec.args]
   const child = spawn(executable, args, {
     cwd: spec.cwd,

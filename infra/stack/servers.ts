@@ -166,7 +166,11 @@ export const elasticsearch: ServerDefinition = {
       ctx.downloadsDir,
       'elasticsearch',
     )
-    unpackSingleDirectory(join(ctx.downloadsDir, `elasticsearch-${elasticsearchVersion}.zip`), ctx.installDir, 'unzip')
+    unpackSingleDirectory(
+      join(ctx.downloadsDir, `elasticsearch-${elasticsearchVersion}.zip`),
+      ctx.installDir,
+      'unzip',
+    )
   },
   configure(ctx) {
     const esLogs = join(ctx.logDir, 'elasticsearch')
@@ -220,7 +224,8 @@ export const neo4j: ServerDefinition = {
     )
   },
   configure(ctx) {
-    for (const dir of ['conf', 'plugins', 'import', 'run']) mkdirSync(join(ctx.installDir, dir), { recursive: true })
+    for (const dir of ['conf', 'plugins', 'import', 'run'])
+      mkdirSync(join(ctx.installDir, dir), { recursive: true })
     mkdirSync(ctx.dataDir, { recursive: true })
     writeLines(join(ctx.installDir, 'conf/neo4j.conf'), [
       'server.default_listen_address=127.0.0.1',
@@ -293,7 +298,8 @@ export const schemaRegistry: ServerDefinition = {
     mkdirSync(ctx.dataDir, { recursive: true })
   },
   launch(ctx) {
-    if (!existsSync(join(ctx.installDir, 'quarkus-run.jar'))) throw new Error('Apicurio install is incomplete')
+    if (!existsSync(join(ctx.installDir, 'quarkus-run.jar')))
+      throw new Error('Apicurio install is incomplete')
     return {
       executable: join(ctx.jdk.home, 'bin/java'),
       args: [

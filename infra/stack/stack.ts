@@ -40,14 +40,26 @@ function layout(config: ServiceConfig): Layout {
 }
 
 /** The local default address of each server; anything else is an external server that stack:up must not start. */
-function configuredAddress(server: ServerDefinition, config: ServiceConfig): { address: string; local: boolean } {
+function configuredAddress(
+  server: ServerDefinition,
+  config: ServiceConfig,
+): { address: string; local: boolean } {
   switch (server.dependency) {
     case 'kafka':
-      return { address: config.kafka.brokers.join(','), local: config.kafka.brokers.join(',') === '127.0.0.1:9092' }
+      return {
+        address: config.kafka.brokers.join(','),
+        local: config.kafka.brokers.join(',') === '127.0.0.1:9092',
+      }
     case 'elasticsearch':
-      return { address: config.elasticsearch.url, local: /^http:\/\/(127\.0\.0\.1|localhost):9200\/?$/.test(config.elasticsearch.url) }
+      return {
+        address: config.elasticsearch.url,
+        local: /^http:\/\/(127\.0\.0\.1|localhost):9200\/?$/.test(config.elasticsearch.url),
+      }
     case 'neo4j':
-      return { address: config.neo4j.uri, local: /^bolt:\/\/(127\.0\.0\.1|localhost):7687\/?$/.test(config.neo4j.uri) }
+      return {
+        address: config.neo4j.uri,
+        local: /^bolt:\/\/(127\.0\.0\.1|localhost):7687\/?$/.test(config.neo4j.uri),
+      }
     case 'schema_registry':
       return {
         address: config.schemaRegistry.url,
@@ -73,7 +85,8 @@ function serverContext(server: ServerDefinition, paths: Layout, jdk: Jdk, progre
 /** Everything a native start needs that this machine lacks, as sentences a user can act on. */
 export function missingPrerequisites(): string[] {
   const missing: string[] = []
-  if (!commandExists('mvn')) missing.push('Maven (`mvn`) to download the servers from Maven Central: apt-get install maven')
+  if (!commandExists('mvn'))
+    missing.push('Maven (`mvn`) to download the servers from Maven Central: apt-get install maven')
   if (!commandExists('unzip')) missing.push('`unzip` to unpack Elasticsearch: apt-get install unzip')
   if (!commandExists('tar')) missing.push('`tar` to unpack the schema registry')
   const jdks = findJdks()
@@ -81,7 +94,9 @@ export function missingPrerequisites(): string[] {
     if (!pickJdk(jdks, server.java)) {
       const range = server.java.max ? `${server.java.min}–${server.java.max}` : `${server.java.min} or newer`
       const found = jdks.length ? jdks.map((jdk) => `${jdk.major} (${jdk.home})`).join(', ') : 'none'
-      missing.push(`a JDK ${range} for ${server.name} ${server.version} (found: ${found}); install one or set JAVA_HOME`)
+      missing.push(
+        `a JDK ${range} for ${server.name} ${server.version} (found: ${found}); install one or set JAVA_HOME`,
+      )
     }
   }
   return missing
@@ -101,7 +116,9 @@ async function waitUntilReady(
     if (check.status === 'up') return check
     if (!isAlive(pid)) throw new Error(`${server.name} exited during start-up; see ${logFile}`)
     if (Date.now() - started > server.startupTimeoutMs) {
-      throw new Error(`${server.name} not ready after ${server.startupTimeoutMs / 1000}s (${check.error}); see ${logFile}`)
+      throw new Error(
+        `${server.name} not ready after ${server.startupTimeoutMs / 1000}s (${check.error}); see ${logFile}`,
+      )
     }
     if (Date.now() - lastReport >= 5000) {
       progress(`${server.name}: starting… ${Math.round((Date.now() - started) / 1000)}s`)
@@ -134,7 +151,10 @@ export async function stackUp(progress: Progress, env: NodeJS.ProcessEnv = proce
   const config = loadConfig(env)
   const paths = layout(config)
   const logger = createLogger({ level: 'silent', name: 'stack' })
-  const engines = await connectEngines({ ...config, clickhouse: { ...config.clickhouse, dataPath: ':memory:' } }, logger)
+  const engines = await connectEngines(
+    { ...config, clickhouse: { ...config.clickhouse, dataPath: ':memory:' } },
+    logger,
+  )
   try {
     const pending: ServerDefinition[] = []
     const external: string[] = []
@@ -146,11 +166,14 @@ export async function stackUp(progress: Progress, env: NodeJS.ProcessEnv = proce
       if (!check) continue
       const { address, local } = configuredAddress(server, config)
       if (check.status === 'up') progress(`${server.name}: already up at ${address} (${check.version})`)
-      else if (!local) external.push(`${server.name} is configured at ${address} but does not answer: ${check.error}`)
+      else if (!local)
+        external.push(`${server.name} is configured at ${address} but does not answer: ${check.error}`)
       else pending.push(server)
     }
     if (external.length > 0) {
-      throw new Error(`External servers are not reachable (stack:up starts only local ones):\n  ${external.join('\n  ')}`)
+      throw new Error(
+        `External servers are not reachable (stack:up starts only local ones):\n  ${external.join('\n  ')}`,
+      )
     }
     if (pending.length === 0) return { started: [], mode: 'external' }
 
@@ -166,7 +189,13 @@ export async function stackUp(progress: Progress, env: NodeJS.ProcessEnv = proce
         `Cannot start the local stack: no Docker engine is reachable, and this machine lacks:\n  - ${missing.join('\n  - ')}`,
       )
     }
-    for (const dir of [paths.stateDir, paths.logDir, paths.runDir, join(paths.stateDir, 'servers'), join(paths.stateDir, 'data')]) {
+    for (const dir of [
+      paths.stateDir,
+      paths.logDir,
+      paths.runDir,
+      join(paths.stateDir, 'servers'),
+      join(paths.stateDir, 'data'),
+    ]) {
       mkdirSync(dir, { recursive: true, mode: 0o755 })
     }
     if (process.getuid?.() === 0) ensureServiceUser()
@@ -238,7 +267,10 @@ export async function stackStatus(env: NodeJS.ProcessEnv = process.env): Promise
   const config = loadConfig(env)
   const paths = layout(config)
   const logger = createLogger({ level: 'silent', name: 'stack' })
-  const engines = await connectEngines({ ...config, clickhouse: { ...config.clickhouse, dataPath: ':memory:' } }, logger)
+  const engines = await connectEngines(
+    { ...config, clickhouse: { ...config.clickhouse, dataPath: ':memory:' } },
+    logger,
+  )
   try {
     const rows = await Promise.all(
       servers.map(async (server): Promise<ServerStatus> => {
@@ -250,7 +282,9 @@ export async function stackStatus(env: NodeJS.ProcessEnv = process.env): Promise
           state: check.status,
           version: local ? server.version : 'external',
           address,
-          ports: Object.entries(server.ports).map(([name, port]) => `${name} ${port}`).join(', '),
+          ports: Object.entries(server.ports)
+            .map(([name, port]) => `${name} ${port}`)
+            .join(', '),
           pid: pid !== undefined && isAlive(pid) ? String(pid) : '-',
           detail:
             check.status === 'up'
@@ -271,7 +305,10 @@ async function clickhouseStatus(config: ServiceConfig): Promise<ServerStatus> {
   // The in-process engine belongs to the service process (one process per data directory), so status
   // checks the engine itself in memory and names the directory the services use.
   const store = createClickhouseStore(
-    await createClickhouseClient({ ...config.clickhouse, dataPath: inProcess ? ':memory:' : clickhouseDataPath(config) }),
+    await createClickhouseClient({
+      ...config.clickhouse,
+      dataPath: inProcess ? ':memory:' : clickhouseDataPath(config),
+    }),
     config.clickhouse.database,
   )
   try {
@@ -280,7 +317,9 @@ async function clickhouseStatus(config: ServiceConfig): Promise<ServerStatus> {
       name: 'clickhouse',
       state: check.status,
       version: check.version ?? '-',
-      address: inProcess ? `in-process chdb, data ${clickhouseDataPath(config)}` : (config.clickhouse.url ?? ''),
+      address: inProcess
+        ? `in-process chdb, data ${clickhouseDataPath(config)}`
+        : (config.clickhouse.url ?? ''),
       ports: inProcess ? '-' : 'http',
       pid: '-',
       detail: check.error ?? (inProcess ? 'runs inside each service process' : ''),

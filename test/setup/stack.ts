@@ -1,29 +1,42 @@
 /**
  * Global setup of the int and e2e projects: reuse a running stack, or start one (natively, or from
  * infra/compose.yaml with testcontainers when a Docker engine is reachable) and stop what was started at the end.
+ * The stack CLI runs as a child process: it is the same command a user runs, and it resolves workspace sources
+ * the way tsx does.
  */
-import { dirname, resolve } from 'node:path'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { dockerEngineReachable } from '../../infra/stack/environment.js'
-import { stackDown, stackUp } from '../../infra/stack/stack.js'
 
-const progress = (message: string): void => console.log(`[test stack] ${message}`)
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
+
+function stackCommand(args: string[]): void {
+  execFileSync(join(root, 'node_modules/.bin/tsx'), ['--conditions=source', 'infra/stack/main.ts', ...args], {
+    cwd: root,
+    stdio: 'inherit',
+  })
+}
 
 export default async function setup(): Promise<() => Promise<void>> {
   if (process.env.MEMORY_SERVICE_STACK !== 'native' && dockerEngineReachable()) {
     const { DockerComposeEnvironment, Wait } = await import('testcontainers')
-    const infraDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../infra')
-    progress(`Docker engine found: starting ${infraDir}/compose.yaml with testcontainers`)
-    const environment = await new DockerComposeEnvironment(infraDir, 'compose.yaml')
+    console.log('[test stack] Docker engine found: starting infra/compose.yaml with testcontainers')
+    const environment = await new DockerComposeEnvironment(join(root, 'infra'), 'compose.yaml')
       .withWaitStrategy('elasticsearch-1', Wait.forHealthCheck())
       .up()
     return async () => {
       await environment.down()
     }
   }
-  const { started } = await stackUp(progress)
+  const scratch = mkdtempSync(join(tmpdir(), 'memory-service-stack-'))
+  stackCommand(['up', '--record', join(scratch, 'up.json')])
+  const { started } = JSON.parse(readFileSync(join(scratch, 'up.json'), 'utf8')) as { started: string[] }
+  rmSync(scratch, { recursive: true, force: true })
   return async () => {
     if (started.length === 0 || process.env.MEMORY_SERVICE_KEEP_STACK === '1') return
-    await stackDown(progress, started)
+    stackCommand(['down', '--only', started.join(',')])
   }
 }

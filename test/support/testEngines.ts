@@ -28,5 +28,7 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
     }
     await new Promise((resolve) => setTimeout(resolve, 200))
   }
-  throw new Error(`condition not met within ${timeoutMs} ms${lastError instanceof Error ? `: ${lastError.message}` : ''}`)
+  throw new Error(
+    `condition not met within ${timeoutMs} ms${lastError instanceof Error ? `: ${lastError.message}` : ''}`,
+  )
 }

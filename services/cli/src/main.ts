@@ -42,7 +42,9 @@ async function start(args: string[]): Promise<void> {
 
 function printConfig(): void {
   const config = loadConfig()
-  console.log(JSON.stringify(config, (key, value: unknown) => (/password/i.test(key) ? '[redacted]' : value), 2))
+  console.log(
+    JSON.stringify(config, (key, value: unknown) => (/password/i.test(key) ? '[redacted]' : value), 2),
+  )
   console.log('\nenvironment variables:')
   for (const { variable, path } of listConfigVariables()) console.log(`  ${variable.padEnd(24)} ${path}`)
 }

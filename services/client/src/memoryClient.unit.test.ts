@@ -4,7 +4,10 @@ import { buildApp } from '@memory-service/gateway'
 import { createMemoryClient, MemoryServiceError } from './index.js'
 
 let readiness: Readiness = { status: 'ready', checks: [] }
-const app = buildApp({ logger: createLogger({ level: 'silent', name: 'test' }), checkReadiness: async () => readiness })
+const app = buildApp({
+  logger: createLogger({ level: 'silent', name: 'test' }),
+  checkReadiness: async () => readiness,
+})
 let baseUrl = ''
 
 beforeAll(async () => {
@@ -16,7 +19,10 @@ describe('client library', () => {
   it('reads liveness and readiness over HTTP', async () => {
     const client = createMemoryClient({ baseUrl })
     expect(await client.liveness()).toEqual({ status: 'ok' })
-    readiness = { status: 'not_ready', checks: [{ name: 'neo4j', status: 'down', latency_ms: 2, error: 'refused' }] }
+    readiness = {
+      status: 'not_ready',
+      checks: [{ name: 'neo4j', status: 'down', latency_ms: 2, error: 'refused' }],
+    }
     expect(await client.readiness()).toEqual(readiness)
   })
 

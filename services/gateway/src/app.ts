@@ -21,7 +21,9 @@ export function buildApp(deps: AppDependencies): FastifyInstance {
     loggerInstance,
     genReqId: (request) => correlationIdFrom(request.headers['x-correlation-id']),
     bodyLimit: deps.bodyLimit ?? 5 * 1024 * 1024,
-    ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
+    ajv: {
+      customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array', useDefaults: true },
+    },
   })
 
   app.addHook('onRequest', async (request, reply) => {
@@ -40,11 +42,9 @@ export function buildApp(deps: AppDependencies): FastifyInstance {
     })
   })
 
-  app.get(
-    '/healthz',
-    { schema: { response: { 200: { $ref: 'Liveness#' } } } },
-    async () => ({ status: 'ok' as const }),
-  )
+  app.get('/healthz', { schema: { response: { 200: { $ref: 'Liveness#' } } } }, async () => ({
+    status: 'ok' as const,
+  }))
 
   app.get(
     '/readyz',

@@ -22,7 +22,10 @@ afterEach(async () => {
 })
 
 function build(readiness: Readiness = allUp): FastifyInstance {
-  app = buildApp({ logger: createLogger({ level: 'silent', name: 'test' }), checkReadiness: async () => readiness })
+  app = buildApp({
+    logger: createLogger({ level: 'silent', name: 'test' }),
+    checkReadiness: async () => readiness,
+  })
   return app
 }
 
@@ -58,7 +61,11 @@ describe('correlation ids', () => {
 
   it("keeps the caller's id when it looks like one and replaces one that could forge log lines", async () => {
     const server = build()
-    const kept = await server.inject({ method: 'GET', url: '/healthz', headers: { 'x-correlation-id': 'agent-7.run-42' } })
+    const kept = await server.inject({
+      method: 'GET',
+      url: '/healthz',
+      headers: { 'x-correlation-id': 'agent-7.run-42' },
+    })
     expect(kept.headers['x-correlation-id']).toBe('agent-7.run-42')
     const replaced = await server.inject({
       method: 'GET',
@@ -96,7 +103,11 @@ describe('error bodies', () => {
       },
       async () => ({ ok: true }),
     )
-    const response = await server.inject({ method: 'POST', url: '/probe', payload: { mode: 'slow', extra: 1 } })
+    const response = await server.inject({
+      method: 'POST',
+      url: '/probe',
+      payload: { mode: 'slow', extra: 1 },
+    })
     expect(response.statusCode).toBe(400)
     expect(response.json()).toEqual({
       error: 'Request validation failed',
@@ -121,7 +132,10 @@ describe('error bodies', () => {
       payload: '{"document": ',
     })
     expect(malformed.statusCode).toBe(400)
-    expect(malformed.json()).toMatchObject({ code: 'INVALID_INPUT', details: { fields: { body: expect.any(String) } } })
+    expect(malformed.json()).toMatchObject({
+      code: 'INVALID_INPUT',
+      details: { fields: { body: expect.any(String) } },
+    })
     const wrongType = await server.inject({
       method: 'POST',
       url: '/probe',
@@ -143,7 +157,11 @@ describe('error bodies', () => {
       bodyLimit: 64,
     })
     app.post('/probe', async () => ({ ok: true }))
-    const response = await app.inject({ method: 'POST', url: '/probe', payload: { document: 'x'.repeat(200) } })
+    const response = await app.inject({
+      method: 'POST',
+      url: '/probe',
+      payload: { document: 'x'.repeat(200) },
+    })
     expect(response.statusCode).toBe(400)
     expect(response.json()).toEqual({
       error: 'The request could not be read',

@@ -9,7 +9,11 @@ export interface RunningGateway {
 }
 
 /** Listens on the configured REST and gRPC ports; both answer health from the same engine checks. */
-export async function startGateway(config: ServiceConfig, engines: Engines, logger: Logger): Promise<RunningGateway> {
+export async function startGateway(
+  config: ServiceConfig,
+  engines: Engines,
+  logger: Logger,
+): Promise<RunningGateway> {
   const checkReadiness = () => checkDependencies(engines.probes)
   const app = buildApp({ logger: logger.child({ component: 'http' }), checkReadiness })
   const httpAddress = await app.listen({ host: config.http.host, port: config.http.port })

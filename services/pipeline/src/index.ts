@@ -12,7 +12,9 @@ export async function startPipeline(engines: Engines, logger: Logger): Promise<R
   const { kafka, schema_registry } = engines.probes
   const readiness = await checkDependencies({ kafka, schema_registry })
   if (readiness.status !== 'ready') {
-    throw new Error(`pipeline worker cannot start: ${JSON.stringify(readiness.checks.filter((check) => check.status === 'down'))}`)
+    throw new Error(
+      `pipeline worker cannot start: ${JSON.stringify(readiness.checks.filter((check) => check.status === 'down'))}`,
+    )
   }
   logger.info({ consumers: [] }, 'pipeline worker ready')
   return { close: async () => undefined }

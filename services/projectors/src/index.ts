@@ -11,7 +11,9 @@ export interface RunningProjectors {
 export async function startProjectors(engines: Engines, logger: Logger): Promise<RunningProjectors> {
   const readiness = await checkDependencies(engines.probes)
   if (readiness.status !== 'ready') {
-    throw new Error(`projectors cannot start: ${JSON.stringify(readiness.checks.filter((check) => check.status === 'down'))}`)
+    throw new Error(
+      `projectors cannot start: ${JSON.stringify(readiness.checks.filter((check) => check.status === 'down'))}`,
+    )
   }
   logger.info({ projections: [] }, 'projectors ready')
   return { close: async () => undefined }

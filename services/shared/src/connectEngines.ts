@@ -1,7 +1,11 @@
 import { join } from 'node:path'
 import type { Client as ElasticsearchClient } from '@elastic/elasticsearch'
 import type { Kafka } from 'kafkajs'
-import { createClickhouseClient, createClickhouseStore, type ClickhouseStore } from './clickhouse/createClickhouseStore.js'
+import {
+  createClickhouseClient,
+  createClickhouseStore,
+  type ClickhouseStore,
+} from './clickhouse/createClickhouseStore.js'
 import type { ServiceConfig } from './config/loadConfig.js'
 import { createElasticsearchClient, elasticsearchVersion } from './elasticsearch/createElasticsearchStore.js'
 import { createKafka } from './kafka/createKafka.js'

@@ -74,7 +74,11 @@ export interface GrpcServer {
   close(): Promise<void>
 }
 
-export async function startGrpcServer(host: string, port: number, deps: GrpcServerDependencies): Promise<GrpcServer> {
+export async function startGrpcServer(
+  host: string,
+  port: number,
+  deps: GrpcServerDependencies,
+): Promise<GrpcServer> {
   const definition = protoLoader.loadSync('grpc/health/v1/health.proto', loaderOptions)
   const proto = grpc.loadPackageDefinition(definition) as unknown as HealthProto
   const server = new grpc.Server()

@@ -11,11 +11,18 @@ import { startGrpcServer, type GrpcServer } from './grpcServer.js'
 
 const protoDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../proto')
 const proto = grpc.loadPackageDefinition(
-  protoLoader.loadSync('grpc/health/v1/health.proto', { includeDirs: [protoDir], enums: String, defaults: true }),
+  protoLoader.loadSync('grpc/health/v1/health.proto', {
+    includeDirs: [protoDir],
+    enums: String,
+    defaults: true,
+  }),
 ) as unknown as ProtoGrpcType
 
 const ready: Readiness = { status: 'ready', checks: [] }
-const notReady: Readiness = { status: 'not_ready', checks: [{ name: 'kafka', status: 'down', latency_ms: 1 }] }
+const notReady: Readiness = {
+  status: 'not_ready',
+  checks: [{ name: 'kafka', status: 'down', latency_ms: 1 }],
+}
 
 let server: GrpcServer | undefined
 let client: HealthClient | undefined

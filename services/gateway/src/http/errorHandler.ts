@@ -5,7 +5,8 @@ type ValidationIssue = NonNullable<FastifyError['validation']>[number]
 
 function fieldName(issue: ValidationIssue, context: string | undefined): string {
   const path = issue.instancePath.split('/').filter(Boolean).join('.')
-  const missing = issue.keyword === 'required' ? String((issue.params as { missingProperty?: string }).missingProperty) : ''
+  const missing =
+    issue.keyword === 'required' ? String((issue.params as { missingProperty?: string }).missingProperty) : ''
   const extra =
     issue.keyword === 'additionalProperties'
       ? String((issue.params as { additionalProperty?: string }).additionalProperty)
@@ -33,7 +34,10 @@ export function toAppError(error: FastifyError | AppError | Error): AppError {
   const status = fastifyError.statusCode
   if (status !== undefined && status >= 400 && status < 500) {
     const fields: Record<string, string> = {}
-    if (fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || fastifyError.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') {
+    if (
+      fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ||
+      fastifyError.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH'
+    ) {
       fields['content-type'] = 'must be application/json'
     } else if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       fields.body = 'exceeds the maximum request size'

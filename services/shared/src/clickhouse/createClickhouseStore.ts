@@ -14,8 +14,13 @@ export interface ClickhouseConnectionOptions {
  * One client API for both engines. A real server and chdb return the same JSON because 64-bit integers are quoted
  * on both (chdb's default differs).
  */
-export async function createClickhouseClient(options: ClickhouseConnectionOptions): Promise<ClickHouseClient> {
-  const clickhouse_settings = { output_format_json_quote_64bit_integers: 1 as const, date_time_input_format: 'best_effort' as const }
+export async function createClickhouseClient(
+  options: ClickhouseConnectionOptions,
+): Promise<ClickHouseClient> {
+  const clickhouse_settings = {
+    output_format_json_quote_64bit_integers: 1 as const,
+    date_time_input_format: 'best_effort' as const,
+  }
   if (options.url !== undefined) {
     return createClient({
       url: options.url,
@@ -59,7 +64,8 @@ export function splitSqlStatements(source: string): string[] {
 }
 
 export function createClickhouseStore(client: ClickHouseClient, database: string): ClickhouseStore {
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(database)) throw new Error(`Invalid ClickHouse database name: ${database}`)
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(database))
+    throw new Error(`Invalid ClickHouse database name: ${database}`)
   return {
     database,
     async applyDdl(source) {

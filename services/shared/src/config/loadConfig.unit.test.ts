@@ -37,7 +37,12 @@ describe('loadConfig', () => {
   it('lists every violation at once, named by environment variable', () => {
     let caught: unknown
     try {
-      loadConfig({ HTTP_PORT: 'eighty', LOG_LEVEL: 'loud', KAFKA_BROKERS: 'no-port', NEO4J_URI: 'http://graph' })
+      loadConfig({
+        HTTP_PORT: 'eighty',
+        LOG_LEVEL: 'loud',
+        KAFKA_BROKERS: 'no-port',
+        NEO4J_URI: 'http://graph',
+      })
     } catch (error) {
       caught = error
     }
@@ -66,7 +71,13 @@ describe('loadConfig', () => {
     const variables = listConfigVariables().map(({ variable }) => variable)
     expect(new Set(variables).size).toBe(variables.length)
     expect(variables).toEqual(
-      expect.arrayContaining(['KAFKA_BROKERS', 'ELASTICSEARCH_URL', 'NEO4J_URI', 'CLICKHOUSE_URL', 'SCHEMA_REGISTRY_URL']),
+      expect.arrayContaining([
+        'KAFKA_BROKERS',
+        'ELASTICSEARCH_URL',
+        'NEO4J_URI',
+        'CLICKHOUSE_URL',
+        'SCHEMA_REGISTRY_URL',
+      ]),
     )
   })
 })

@@ -37,7 +37,10 @@ export interface ElasticsearchStore<T> {
    * Writes documents in one bulk request. Version conflicts (an older event replayed) count as skipped,
    * every other per-document failure is thrown.
    */
-  upsert(documents: IndexedDocument<T>[], options?: { refresh?: boolean }): Promise<{ written: number; skipped: number }>
+  upsert(
+    documents: IndexedDocument<T>[],
+    options?: { refresh?: boolean },
+  ): Promise<{ written: number; skipped: number }>
   get(id: string): Promise<T | null>
   knnSearch(params: {
     field: string
@@ -49,7 +52,10 @@ export interface ElasticsearchStore<T> {
   deleteIndex(): Promise<void>
 }
 
-export function createElasticsearchStore<T extends object>(client: Client, index: string): ElasticsearchStore<T> {
+export function createElasticsearchStore<T extends object>(
+  client: Client,
+  index: string,
+): ElasticsearchStore<T> {
   return {
     index,
     async ensureIndex(mappings, settings) {
@@ -64,7 +70,13 @@ export function createElasticsearchStore<T extends object>(client: Client, index
     async upsert(documents, options) {
       if (documents.length === 0) return { written: 0, skipped: 0 }
       const operations = documents.flatMap(({ id, document, version }) => [
-        { index: { _index: index, _id: id, ...(version !== undefined ? { version, version_type: 'external' as const } : {}) } },
+        {
+          index: {
+            _index: index,
+            _id: id,
+            ...(version !== undefined ? { version, version_type: 'external' as const } : {}),
+          },
+        },
         document,
       ])
       const response = await client.bulk({ operations, refresh: options?.refresh ?? false })
@@ -76,7 +88,10 @@ export function createElasticsearchStore<T extends object>(client: Client, index
         if (error.type === 'version_conflict_engine_exception') skipped += 1
         else failures.push(`${item.index?._id ?? '?'}: ${error.type} ${error.reason ?? ''}`)
       }
-      if (failures.length > 0) throw new Error(`Bulk write to ${index} failed for ${failures.length} document(s): ${failures.join('; ')}`)
+      if (failures.length > 0)
+        throw new Error(
+          `Bulk write to ${index} failed for ${failures.length} document(s): ${failures.join('; ')}`,
+        )
       return { written: documents.length - skipped, skipped }
     },
     async get(id) {
@@ -95,7 +110,11 @@ export function createElasticsearchStore<T extends object>(client: Client, index
         },
         size: k,
       })
-      return response.hits.hits.map((hit) => ({ id: hit._id ?? '', score: hit._score ?? 0, document: hit._source as T }))
+      return response.hits.hits.map((hit) => ({
+        id: hit._id ?? '',
+        score: hit._score ?? 0,
+        document: hit._source as T,
+      }))
     },
     async deleteIndex() {
       await client.indices.delete({ index }, { ignore: [404] })

@@ -38,6 +38,9 @@ export function toErrorBody(error: AppError, correlationId: string): ErrorBody {
 }
 
 /** 400 INVALID_INPUT with the spec's `details.fields` map (field name → message). */
-export function invalidInput(fields: Record<string, string>, message = 'Request validation failed'): AppError {
+export function invalidInput(
+  fields: Record<string, string>,
+  message = 'Request validation failed',
+): AppError {
   return new AppError('INVALID_INPUT', message, { fields })
 }

@@ -14,6 +14,18 @@ const toPinoLevel: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
   [KafkaLogLevel.DEBUG]: 'debug',
 }
 
+/**
+ * Lines kafkajs logs as warnings or errors that need no action: the group coordinator "loading" for a moment
+ * after a broker start (retried by kafkajs), and the advice to retry forever for exactly-once transactions,
+ * which we do not use (an append fails after bounded retries and the caller answers it as not accepted).
+ */
+function isExpectedNoise(message: string, error: unknown): boolean {
+  return (
+    (typeof error === 'string' && /coordinator (is loading|is not available)/i.test(error)) ||
+    message.startsWith('Limiting retries for the idempotent producer')
+  )
+}
+
 /** A kafkajs client whose log lines go through our logger instead of kafkajs's own console output. */
 export function createKafka({ brokers, clientId, logger }: KafkaConnectionOptions): Kafka {
   const kafkaLogger = logger.child({ component: 'kafkajs' })
@@ -21,8 +33,7 @@ export function createKafka({ brokers, clientId, logger }: KafkaConnectionOption
     () =>
     ({ level, log }: LogEntry) => {
       const { message, ...rest } = log
-      // The coordinator reports "loading" for a moment after start; kafkajs retries it, so it is not an error.
-      const pinoLevel = rest.error !== undefined && /coordinator/i.test(String(rest.error)) ? 'debug' : toPinoLevel[level]
+      const pinoLevel = isExpectedNoise(message, rest.error) ? 'debug' : toPinoLevel[level]
       kafkaLogger[pinoLevel ?? 'info'](rest, message)
     }
   return new Kafka({

@@ -43,7 +43,10 @@ function headersToStrings(headers: IHeaders | undefined): Record<string, string>
  * handler's write. A handler that throws stops the batch; kafkajs retries from the unresolved offset.
  */
 export async function createEventConsumer<T>(options: EventConsumerOptions<T>): Promise<EventConsumer> {
-  const consumer: Consumer = options.kafka.consumer({ groupId: options.groupId, allowAutoTopicCreation: false })
+  const consumer: Consumer = options.kafka.consumer({
+    groupId: options.groupId,
+    allowAutoTopicCreation: false,
+  })
   await consumer.connect()
   await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning ?? false })
   await consumer.run({
@@ -55,7 +58,12 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
         if (!context.isRunning() || context.isStale()) break
         const headers = headersToStrings(message.headers)
         const correlationId = headers[CORRELATION_ID_HEADER]
-        const log = options.logger.child({ topic: batch.topic, partition: batch.partition, offset: message.offset, correlationId })
+        const log = options.logger.child({
+          topic: batch.topic,
+          partition: batch.partition,
+          offset: message.offset,
+          correlationId,
+        })
         if (message.value === null) {
           context.resolveOffset(message.offset)
           continue

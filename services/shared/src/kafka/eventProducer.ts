@@ -1,4 +1,4 @@
-import type { Kafka, Producer } from 'kafkajs'
+import { Partitioners, type Kafka, type Producer } from 'kafkajs'
 import type { SchemaCodec } from '../schemaRegistry/createSchemaCodec.js'
 
 /** Header that carries the request's correlation id from the API into background work and its logs. */
@@ -29,7 +29,13 @@ export interface EventProducer {
 
 export async function createEventProducer(kafka: Kafka, codec: SchemaCodec): Promise<EventProducer> {
   // The idempotent producer removes duplicates caused by its own retries; client retries are handled by event ids.
-  const producer: Producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false })
+  // The default partitioner is murmur2, the Java client's: a key lands on the same partition whichever client wrote it.
+  const producer: Producer = kafka.producer({
+    idempotent: true,
+    maxInFlightRequests: 1,
+    allowAutoTopicCreation: false,
+    createPartitioner: Partitioners.DefaultPartitioner,
+  })
   await producer.connect()
   return {
     async append(topic, subject, events) {

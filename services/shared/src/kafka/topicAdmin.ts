@@ -16,7 +16,9 @@ export interface TopicDeclaration {
 export interface TopicAdmin {
   /** Creates missing topics and adds partitions and configs where a declared topic has fewer or different ones. */
   ensureTopics(topics: TopicDeclaration[]): Promise<{ created: string[]; updated: string[] }>
-  describeTopics(names: string[]): Promise<Map<string, { partitions: number; config: Record<string, string> }>>
+  describeTopics(
+    names: string[],
+  ): Promise<Map<string, { partitions: number; config: Record<string, string> }>>
   deleteTopics(names: string[]): Promise<void>
   describeCluster(): Promise<{ clusterId: string; brokers: number; controller: number | null }>
   close(): Promise<void>
@@ -69,7 +71,9 @@ export async function createTopicAdmin(kafka: Kafka): Promise<TopicAdmin> {
           await admin.createPartitions({ topicPartitions: [{ topic: topic.name, count: topic.partitions }] })
           updated.push(topic.name)
         }
-        const drifted = Object.entries(topic.config).filter(([name, value]) => existing.config[name] !== value)
+        const drifted = Object.entries(topic.config).filter(
+          ([name, value]) => existing.config[name] !== value,
+        )
         if (drifted.length > 0) {
           await admin.alterConfigs({
             validateOnly: false,

@@ -11,7 +11,10 @@ export function createNeo4jDriver(options: Neo4jConnectionOptions): Driver {
     options.username !== undefined && options.password !== undefined
       ? neo4j.auth.basic(options.username, options.password)
       : undefined
-  return neo4j.driver(options.uri, auth, { disableLosslessIntegers: true, connectionAcquisitionTimeout: 10_000 })
+  return neo4j.driver(options.uri, auth, {
+    disableLosslessIntegers: true,
+    connectionAcquisitionTimeout: 10_000,
+  })
 }
 
 export interface Neo4jStore {
@@ -25,7 +28,11 @@ export interface Neo4jStore {
 }
 
 export function createNeo4jStore(driver: Driver, database: string): Neo4jStore {
-  async function run<R extends RecordShape>(mode: 'READ' | 'WRITE', cypher: string, params: Record<string, unknown>) {
+  async function run<R extends RecordShape>(
+    mode: 'READ' | 'WRITE',
+    cypher: string,
+    params: Record<string, unknown>,
+  ) {
     const result = await driver.executeQuery<{ records: { toObject(): R }[] }>(cypher, params, {
       database,
       routing: mode,

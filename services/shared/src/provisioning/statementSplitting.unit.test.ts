@@ -6,14 +6,18 @@ import { loadEngineDeclarations } from './provisionEngines.js'
 describe('statement splitting', () => {
   it('splits SQL on semicolons at line ends and drops comment lines', () => {
     const source = "-- a table\nCREATE TABLE a (x String DEFAULT ';');\n\nCREATE VIEW b AS\nSELECT 1;\n"
-    expect(splitSqlStatements(source)).toEqual(["CREATE TABLE a (x String DEFAULT ';')", 'CREATE VIEW b AS\nSELECT 1'])
+    expect(splitSqlStatements(source)).toEqual([
+      "CREATE TABLE a (x String DEFAULT ';')",
+      'CREATE VIEW b AS\nSELECT 1',
+    ])
   })
 
   it('splits Cypher the same way and drops // comments', () => {
-    expect(splitCypherStatements('// why\nCREATE CONSTRAINT a IF NOT EXISTS FOR (n:A) REQUIRE n.id IS UNIQUE;\nRETURN 1')).toEqual([
-      'CREATE CONSTRAINT a IF NOT EXISTS FOR (n:A) REQUIRE n.id IS UNIQUE',
-      'RETURN 1',
-    ])
+    expect(
+      splitCypherStatements(
+        '// why\nCREATE CONSTRAINT a IF NOT EXISTS FOR (n:A) REQUIRE n.id IS UNIQUE;\nRETURN 1',
+      ),
+    ).toEqual(['CREATE CONSTRAINT a IF NOT EXISTS FOR (n:A) REQUIRE n.id IS UNIQUE', 'RETURN 1'])
   })
 })
 

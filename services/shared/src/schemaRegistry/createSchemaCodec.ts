@@ -41,7 +41,10 @@ export function createSchemaCodec(registryUrl: string): SchemaCodec {
   return {
     async register(registrations) {
       for (const { subject, schema } of registrations) {
-        const { id } = await registry.register({ type: SchemaType.JSON, schema: JSON.stringify(schema) }, { subject })
+        const { id } = await registry.register(
+          { type: SchemaType.JSON, schema: JSON.stringify(schema) },
+          { subject },
+        )
         ids.set(subject, id)
         validators.set(subject, ajv.compile(schema))
       }
@@ -54,7 +57,9 @@ export function createSchemaCodec(registryUrl: string): SchemaCodec {
         throw new Error(`Schema for subject ${subject} is not registered in this process`)
       }
       if (!validate(payload)) {
-        const paths = (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? ''}`.trim())
+        const paths = (validate.errors ?? []).map((error) =>
+          `${error.instancePath || '/'} ${error.message ?? ''}`.trim(),
+        )
         throw new SchemaValidationError(subject, paths)
       }
       return registry.encode(id, payload)

@@ -1,0 +1,60 @@
+import { afterAll, describe, expect, it } from 'vitest'
+import { testConfig, testLogger, uniqueName } from '../../../../test/support/testEngines.js'
+import { createClickhouseClient, createClickhouseStore } from '../clickhouse/createClickhouseStore.js'
+import { clickhouseDataPath } from '../connectEngines.js'
+import { createKafka } from '../kafka/createKafka.js'
+import { createTopicAdmin } from '../kafka/topicAdmin.js'
+import { createNeo4jDriver, createNeo4jStore } from '../neo4j/createNeo4jStore.js'
+import { loadEngineDeclarations, provisionEngines } from './provisionEngines.js'
+
+const config = testConfig()
+const logger = testLogger()
+const suffix = uniqueName('').slice(1)
+const declared = loadEngineDeclarations()
+// The declared topics under names of this run's own, so the real ones are untouched.
+const declarations = {
+  ...declared,
+  topics: declared.topics.map((topic) => ({ ...topic, name: `${topic.name}.${suffix}` })),
+}
+
+const topicAdmin = await createTopicAdmin(
+  createKafka({ brokers: config.kafka.brokers, clientId: 'provisioning-test', logger }),
+)
+const neo4j = createNeo4jStore(createNeo4jDriver(config.neo4j), config.neo4j.database)
+const clickhouse = createClickhouseStore(
+  await createClickhouseClient({ ...config.clickhouse, dataPath: clickhouseDataPath(config) }),
+  `test_provisioning_${suffix}`,
+)
+
+afterAll(async () => {
+  await topicAdmin.deleteTopics(declarations.topics.map((topic) => topic.name))
+  await topicAdmin.close()
+  await clickhouse.command(`DROP DATABASE IF EXISTS ${clickhouse.database}`)
+  await Promise.all([neo4j.close(), clickhouse.close()])
+})
+
+describe('provisioning', () => {
+  it('creates every declared topic, constraint and table, and a second run is a no-op', async () => {
+    await provisionEngines({ topicAdmin, neo4j, clickhouse }, declarations, logger)
+    await provisionEngines({ topicAdmin, neo4j, clickhouse }, declarations, logger)
+
+    const topics = await topicAdmin.describeTopics(declarations.topics.map((topic) => topic.name))
+    for (const topic of declarations.topics) {
+      expect(topics.get(topic.name)?.partitions, topic.name).toBe(topic.partitions)
+      for (const [name, value] of Object.entries(topic.config)) {
+        expect(topics.get(topic.name)?.config[name], `${topic.name} ${name}`).toBe(value)
+      }
+    }
+
+    const constraints = await neo4j.read<{ name: string }>('SHOW CONSTRAINTS YIELD name RETURN name')
+    expect(constraints.map((row) => row.name)).toEqual(
+      expect.arrayContaining(['entity_id_unique', 'memory_id_unique']),
+    )
+
+    const tables = await clickhouse.query<{ name: string }>(
+      'SELECT name FROM system.tables WHERE database = {db:String} ORDER BY name',
+      { db: clickhouse.database },
+    )
+    expect(tables.map((row) => row.name)).toEqual(['usage_by_minute', 'usage_by_minute_mv', 'usage_events'])
+  })
+})
