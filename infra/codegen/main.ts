@@ -59,6 +59,10 @@ function generateProtoTypes(outDir: string): void {
     ],
     { stdio: 'inherit' },
   )
+  // The generator writes the proto's absolute path into each file; keep output independent of the checkout.
+  for (const file of listFiles(join(outDir, 'proto'), '.ts')) {
+    writeFileSync(file, readFileSync(file, 'utf8').replaceAll(`${root}/`, ''))
+  }
 }
 
 function readTree(dir: string): Map<string, string> {

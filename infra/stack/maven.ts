@@ -28,9 +28,11 @@ function runMaven(context: MavenContext, args: string[], label: string): Promise
       const match = /^Downloaded from \S+: \S+\/([^/\s]+) \(([^)]+)\)/.exec(line)
       if (!match) return
       downloaded += 1
-      const [, file, size] = match
+      const [, file, transfer] = match
+      const size = transfer?.split(' at ')[0] ?? ''
       // Large archives are reported one by one; jar sets as a running count, so the terminal stays readable.
-      if (size !== undefined && /MB/.test(size)) context.progress(`${label}: downloaded ${file} (${size})`)
+      if (/^[\d.]+ MB$/.test(size) && Number.parseFloat(size) >= 10)
+        context.progress(`${label}: downloaded ${file} (${size})`)
       else if (Date.now() - lastReport > 3000) {
         context.progress(`${label}: ${downloaded} files downloaded so far…`)
         lastReport = Date.now()

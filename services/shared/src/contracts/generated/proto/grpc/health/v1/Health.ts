@@ -1,4 +1,4 @@
-// Original file: /work/main/proto/grpc/health/v1/health.proto
+// Original file: proto/grpc/health/v1/health.proto
 
 import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'

@@ -1,7 +1,7 @@
-// Original file: /work/main/proto/grpc/health/v1/health.proto
+// Original file: proto/grpc/health/v1/health.proto
 
 
-// Original file: /work/main/proto/grpc/health/v1/health.proto
+// Original file: proto/grpc/health/v1/health.proto
 
 export const _grpc_health_v1_HealthCheckResponse_ServingStatus = {
   UNKNOWN: 'UNKNOWN',
