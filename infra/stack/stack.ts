@@ -82,18 +82,25 @@ function serverContext(server: ServerDefinition, paths: Layout, jdk: Jdk, progre
   }
 }
 
+/** What a native start needs from the machine; injectable so the message can be tested without changing it. */
+export interface MachineProbe {
+  commandExists(command: string): boolean
+  jdks: Jdk[]
+}
+
 /** Everything a native start needs that this machine lacks, as sentences a user can act on. */
-export function missingPrerequisites(): string[] {
+export function missingPrerequisites(machine: MachineProbe = { commandExists, jdks: findJdks() }): string[] {
   const missing: string[] = []
-  if (!commandExists('mvn'))
+  if (!machine.commandExists('mvn'))
     missing.push('Maven (`mvn`) to download the servers from Maven Central: apt-get install maven')
-  if (!commandExists('unzip')) missing.push('`unzip` to unpack Elasticsearch: apt-get install unzip')
-  if (!commandExists('tar')) missing.push('`tar` to unpack the schema registry')
-  const jdks = findJdks()
+  if (!machine.commandExists('unzip')) missing.push('`unzip` to unpack Elasticsearch: apt-get install unzip')
+  if (!machine.commandExists('tar')) missing.push('`tar` to unpack the schema registry')
   for (const server of servers) {
-    if (!pickJdk(jdks, server.java)) {
+    if (!pickJdk(machine.jdks, server.java)) {
       const range = server.java.max ? `${server.java.min}–${server.java.max}` : `${server.java.min} or newer`
-      const found = jdks.length ? jdks.map((jdk) => `${jdk.major} (${jdk.home})`).join(', ') : 'none'
+      const found = machine.jdks.length
+        ? machine.jdks.map((jdk) => `${jdk.major} (${jdk.home})`).join(', ')
+        : 'none'
       missing.push(
         `a JDK ${range} for ${server.name} ${server.version} (found: ${found}); install one or set JAVA_HOME`,
       )
