@@ -153,15 +153,23 @@ function wantsDocker(env: NodeJS.ProcessEnv): boolean {
   return env.MEMORY_SERVICE_STACK !== 'native' && dockerEngineReachable()
 }
 
-/** Installs (first use) and starts every server that is not already answering; idempotent and resumable. */
-export async function stackUp(progress: Progress, env: NodeJS.ProcessEnv = process.env): Promise<UpResult> {
+/**
+ * Clients for the readiness probes. ClickHouse is opened in memory: the services' data directory belongs to the
+ * service process (one process per directory).
+ */
+async function connectForProbes(env: NodeJS.ProcessEnv) {
   const config = loadConfig(env)
-  const paths = layout(config)
   const logger = createLogger({ level: 'silent', name: 'stack' })
   const engines = await connectEngines(
     { ...config, clickhouse: { ...config.clickhouse, dataPath: ':memory:' } },
     logger,
   )
+  return { config, paths: layout(config), engines }
+}
+
+/** Installs (first use) and starts every server that is not already answering; idempotent and resumable. */
+export async function stackUp(progress: Progress, env: NodeJS.ProcessEnv = process.env): Promise<UpResult> {
+  const { config, paths, engines } = await connectForProbes(env)
   try {
     const pending: ServerDefinition[] = []
     const external: string[] = []
@@ -271,13 +279,7 @@ export interface ServerStatus {
 }
 
 export async function stackStatus(env: NodeJS.ProcessEnv = process.env): Promise<ServerStatus[]> {
-  const config = loadConfig(env)
-  const paths = layout(config)
-  const logger = createLogger({ level: 'silent', name: 'stack' })
-  const engines = await connectEngines(
-    { ...config, clickhouse: { ...config.clickhouse, dataPath: ':memory:' } },
-    logger,
-  )
+  const { config, paths, engines } = await connectForProbes(env)
   try {
     const rows = await Promise.all(
       servers.map(async (server): Promise<ServerStatus> => {

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs'
 import { createClient, type ClickHouseClient, type ClickHouseClientConfigOptions } from '@clickhouse/client'
+import { splitStatements } from '../provisioning/splitStatements.js'
 
 export interface ClickhouseConnectionOptions {
   /** A ClickHouse server over HTTP; when absent the engine runs in this process through chdb. */
@@ -53,14 +54,9 @@ export interface ClickhouseStore {
   close(): Promise<void>
 }
 
+/** Splits a .sql file into statements; `--` comment lines are dropped. */
 export function splitSqlStatements(source: string): string[] {
-  return source
-    .split('\n')
-    .filter((line) => !line.trim().startsWith('--'))
-    .join('\n')
-    .split(/;\s*(?:\n|$)/)
-    .map((statement) => statement.trim())
-    .filter((statement) => statement.length > 0)
+  return splitStatements(source, '--')
 }
 
 export function createClickhouseStore(client: ClickHouseClient, database: string): ClickhouseStore {

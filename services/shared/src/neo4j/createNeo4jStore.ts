@@ -1,4 +1,5 @@
 import neo4j, { type Driver, type RecordShape } from 'neo4j-driver'
+import { splitStatements } from '../provisioning/splitStatements.js'
 
 export interface Neo4jConnectionOptions {
   uri: string
@@ -57,13 +58,7 @@ export function createNeo4jStore(driver: Driver, database: string): Neo4jStore {
   }
 }
 
-/** Splits a .cypher file into statements (separated by `;` at the end of a line), dropping `//` comments. */
+/** Splits a .cypher file into statements; `//` comment lines are dropped. */
 export function splitCypherStatements(source: string): string[] {
-  return source
-    .split('\n')
-    .filter((line) => !line.trim().startsWith('//'))
-    .join('\n')
-    .split(/;\s*(?:\n|$)/)
-    .map((statement) => statement.trim())
-    .filter((statement) => statement.length > 0)
+  return splitStatements(source, '//')
 }
