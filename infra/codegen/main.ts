@@ -23,7 +23,7 @@ function listFiles(dir: string, suffix: string): string[] {
 }
 
 async function generateSchemaTypes(outDir: string): Promise<void> {
-  const names: string[] = []
+  const names: { file: string; type: string }[] = []
   for (const file of listFiles(schemasDir, '.schema.json')) {
     const schema = JSON.parse(readFileSync(file, 'utf8')) as JSONSchema
     const name = basename(file, '.schema.json')
@@ -35,9 +35,10 @@ async function generateSchemaTypes(outDir: string): Promise<void> {
       style: { semi: false, singleQuote: true, printWidth: 110, trailingComma: 'all' },
     })
     writeFileSync(join(outDir, `${name}.ts`), source)
-    names.push(name)
+    names.push({ file: name, type: String(schema.title) })
   }
-  const index = names.map((name) => `export type * from './${name}.js'`).join('\n')
+  // Only each file's own type: a file also declares the types it references, and those would collide.
+  const index = names.map(({ file, type }) => `export type { ${type} } from './${file}.js'`).join('\n')
   writeFileSync(join(outDir, 'index.ts'), `${banner}\n${index}\n`)
 }
 

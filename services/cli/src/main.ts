@@ -18,7 +18,7 @@ async function start(args: string[]): Promise<void> {
   const names: readonly ServiceName[] = args.length > 0 ? (args as ServiceName[]) : serviceNames
   const config = loadConfig()
   const logger = createLogger({ level: config.log.level, name: 'memory-service' })
-  const running = await startServices(config, names, logger)
+  const running = await startServices(config, names, logger, { bootstrapDevelopmentInstance: true })
   let stopping = false
   const stop = (signal: string): void => {
     if (stopping) return
@@ -37,6 +37,16 @@ async function start(args: string[]): Promise<void> {
   const lines = [`Memory Service ready: ${names.join(', ')}`]
   if (running.addresses.http) lines.push(`  REST  ${running.addresses.http}  (GET /healthz, GET /readyz)`)
   if (running.addresses.grpc) lines.push(`  gRPC  ${running.addresses.grpc}  (grpc.health.v1.Health)`)
+  const dev = running.developmentInstance
+  if (dev) {
+    lines.push(
+      '',
+      `Created a development instance ${dev.instance.instance_id} (client ${dev.instance.client_id}, tier ${dev.instance.tier}).`,
+      `Its API key is shown this once; only its hash is stored:`,
+      `  ${dev.api_key.key}`,
+      `  curl -H "Authorization: Bearer ${dev.api_key.key}" ${running.addresses.http ?? ''}/dashboard/instances`,
+    )
+  }
   console.log(lines.join('\n'))
 }
 

@@ -4,8 +4,12 @@ import {
   loadEngineDeclarations,
   provisionEngines,
   createTopicAdmin,
+  createControlPlane,
+  createControlEventFactory,
+  createTenancyCommands,
   type Logger,
   type ServiceConfig,
+  type CreatedInstance,
 } from '@memory-service/shared'
 import { startGateway } from '@memory-service/gateway'
 import { startPipeline } from '@memory-service/pipeline'
@@ -20,6 +24,8 @@ export function isServiceName(value: string): value is ServiceName {
 
 export interface RunningServices {
   addresses: { http?: string; grpc?: string }
+  /** The development instance created because the control topic held none (its key is shown only here). */
+  developmentInstance?: CreatedInstance
   close(): Promise<void>
 }
 
@@ -31,6 +37,7 @@ export async function startServices(
   config: ServiceConfig,
   names: readonly ServiceName[],
   logger: Logger = createLogger({ level: config.log.level, name: 'memory-service' }),
+  options: { bootstrapDevelopmentInstance?: boolean } = {},
 ): Promise<RunningServices> {
   const engines = await connectEngines(config, logger)
   const closers: (() => Promise<void>)[] = [() => engines.close()]
@@ -49,11 +56,22 @@ export async function startServices(
       await topicAdmin.close()
     }
     const addresses: RunningServices['addresses'] = {}
+    let developmentInstance: CreatedInstance | undefined
     for (const name of names) {
       const serviceLogger = logger.child({ component: name })
       switch (name) {
         case 'gateway': {
-          const gateway = await startGateway(config, engines, serviceLogger)
+          const control = await createControlPlane({ kafka: engines.kafka, codec: engines.schemaCodec, logger })
+          closers.push(() => control.close())
+          const tenancy = createTenancyCommands(control, createControlEventFactory())
+          if (options.bootstrapDevelopmentInstance && control.state.instances.size === 0) {
+            const events = createControlEventFactory()
+            developmentInstance = await tenancy.createInstance(
+              { clientId: events.newClientId(), name: 'development', tier: 'pro' },
+              'bootstrap-development-instance',
+            )
+          }
+          const gateway = await startGateway(config, { engines, control, tenancy }, serviceLogger)
           closers.push(() => gateway.close())
           addresses.http = gateway.httpAddress
           addresses.grpc = gateway.grpcAddress
@@ -71,7 +89,7 @@ export async function startServices(
         }
       }
     }
-    return { addresses, close }
+    return { addresses, close, ...(developmentInstance ? { developmentInstance } : {}) }
   } catch (error) {
     await close()
     throw error

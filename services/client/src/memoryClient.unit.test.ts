@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createLogger, type Readiness } from '@memory-service/shared'
+import { createLogger, emptyControlState, type Readiness } from '@memory-service/shared'
 import { buildApp } from '@memory-service/gateway'
 import { createMemoryClient, MemoryServiceError } from './index.js'
 
@@ -7,6 +7,7 @@ let readiness: Readiness = { status: 'ready', checks: [] }
 const app = buildApp({
   logger: createLogger({ level: 'silent', name: 'test' }),
   checkReadiness: async () => readiness,
+  control: { state: emptyControlState() },
 })
 let baseUrl = ''
 

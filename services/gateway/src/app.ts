@@ -1,10 +1,25 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
-import { AppError, type Logger, type Readiness } from '@memory-service/shared'
-import errorBodySchema from '../../../schemas/rest/ErrorBody.schema.json' with { type: 'json' }
-import livenessSchema from '../../../schemas/rest/Liveness.schema.json' with { type: 'json' }
-import readinessSchema from '../../../schemas/rest/Readiness.schema.json' with { type: 'json' }
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify'
+import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import { readdirSync, readFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { AppError, type ControlState, type Logger, type Readiness, type TenancyCommands } from '@memory-service/shared'
 import { CORRELATION_ID_RESPONSE_HEADER, correlationIdFrom } from './http/correlationId.js'
 import { handleError } from './http/errorHandler.js'
+import { registerFrontDoor } from './http/frontDoor.js'
+import { createRateLimiter, type RateLimiter } from './http/rateLimiter.js'
+import { registerInstanceRoutes } from './routes/instanceRoutes.js'
+
+const restSchemasDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../../schemas/rest')
+
+/** Every public REST body schema, by its file name ($id), for routes to reference with `$ref`. */
+function restSchemas(): { $id: string }[] {
+  return readdirSync(restSchemasDir)
+    .filter((file) => file.endsWith('.schema.json'))
+    .sort()
+    .map((file) => JSON.parse(readFileSync(join(restSchemasDir, file), 'utf8')) as { $id: string })
+}
 
 export interface AppDependencies {
   logger: Logger
@@ -12,6 +27,38 @@ export interface AppDependencies {
   checkReadiness(): Promise<Readiness>
   /** Largest accepted request body in bytes. */
   bodyLimit?: number
+  /** The control-plane read model: instances and keys. */
+  control: { state: ControlState }
+  /** Instance and key changes; without it the write routes are not registered. */
+  tenancy?: TenancyCommands
+  rateLimiter?: RateLimiter
+}
+
+const openApiOptions: FastifyDynamicSwaggerOptions = {
+  openapi: {
+    openapi: '3.1.0',
+    info: { title: 'Memory Service', version: '0.1.0', description: 'Long-term memory for software agents.' },
+    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key' } } },
+    security: [{ bearer: [] }],
+  },
+  refResolver: { buildLocalReference: (json, _baseUri, _fragment, index) => String(json.$id ?? `def-${index}`).replace('.schema.json', '') },
+}
+
+const errorBody = { $ref: 'ErrorBody.schema.json#' }
+
+/** Every protected route can answer with these errors; the OpenAPI document says so. */
+function documentErrorResponses(route: RouteOptions): void {
+  if (route.config?.permission === undefined || !route.schema) return
+  route.schema.response = {
+    400: { ...errorBody, description: 'INVALID_INPUT' },
+    401: { ...errorBody, description: 'UNAUTHORIZED or CREDENTIAL_INVALID' },
+    403: { ...errorBody, description: 'FORBIDDEN' },
+    404: { ...errorBody, description: 'INSTANCE_NOT_FOUND and other missing resources' },
+    429: { ...errorBody, description: 'RATE_LIMITED' },
+    500: { ...errorBody, description: 'INTERNAL_ERROR' },
+    503: { ...errorBody, description: 'SERVICE_UNAVAILABLE' },
+    ...(route.schema.response as Record<string, unknown> | undefined),
+  }
 }
 
 /** Builds the REST gateway without listening, so tests drive it with `app.inject`. */
@@ -30,10 +77,7 @@ export function buildApp(deps: AppDependencies): FastifyInstance {
     reply.header(CORRELATION_ID_RESPONSE_HEADER, request.id)
   })
 
-  app.addSchema(errorBodySchema)
-  app.addSchema(livenessSchema)
-  app.addSchema(readinessSchema)
-
+  for (const schema of restSchemas()) app.addSchema(schema)
   app.setErrorHandler(handleError)
   app.setNotFoundHandler(async (request) => {
     throw new AppError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0] ?? ''}`, {
@@ -42,18 +86,33 @@ export function buildApp(deps: AppDependencies): FastifyInstance {
     })
   })
 
-  app.get('/healthz', { schema: { response: { 200: { $ref: 'Liveness#' } } } }, async () => ({
-    status: 'ok' as const,
-  }))
+  // The OpenAPI document is built from the route schemas; the routes are registered after it so it sees them all.
+  void app.register(swagger, openApiOptions)
+  void app.register(swaggerUi, { routePrefix: '/docs' })
+  void app.register(async (routes) => {
+    routes.addHook('onRoute', documentErrorResponses)
+    registerFrontDoor(routes, { control: deps.control, rateLimiter: deps.rateLimiter ?? createRateLimiter() })
 
-  app.get(
-    '/readyz',
-    { schema: { response: { 200: { $ref: 'Readiness#' }, 503: { $ref: 'Readiness#' } } } },
-    async (_request, reply) => {
-      const readiness = await deps.checkReadiness()
-      return reply.status(readiness.status === 'ready' ? 200 : 503).send(readiness)
-    },
-  )
-
+    routes.get(
+      '/healthz',
+      { schema: { tags: ['health'], response: { 200: { $ref: 'Liveness.schema.json#' } } } },
+      async () => ({ status: 'ok' as const }),
+    )
+    routes.get(
+      '/readyz',
+      {
+        schema: {
+          tags: ['health'],
+          response: { 200: { $ref: 'Readiness.schema.json#' }, 503: { $ref: 'Readiness.schema.json#' } },
+        },
+      },
+      async (_request, reply) => {
+        const readiness = await deps.checkReadiness()
+        return reply.status(readiness.status === 'ready' ? 200 : 503).send(readiness)
+      },
+    )
+    routes.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+    registerInstanceRoutes(routes, deps)
+  })
   return app
 }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { FastifyInstance } from 'fastify'
-import { AppError, createLogger, type Readiness } from '@memory-service/shared'
+import { AppError, createLogger, emptyControlState, type Readiness } from '@memory-service/shared'
 import { buildApp } from './app.js'
 
 const allUp: Readiness = {
@@ -25,6 +25,7 @@ function build(readiness: Readiness = allUp): FastifyInstance {
   app = buildApp({
     logger: createLogger({ level: 'silent', name: 'test' }),
     checkReadiness: async () => readiness,
+    control: { state: emptyControlState() },
   })
   return app
 }
@@ -154,6 +155,7 @@ describe('error bodies', () => {
     app = buildApp({
       logger: createLogger({ level: 'silent', name: 'test' }),
       checkReadiness: async () => allUp,
+      control: { state: emptyControlState() },
       bodyLimit: 64,
     })
     app.post('/probe', async () => ({ ok: true }))

@@ -1,6 +1,14 @@
-import { checkDependencies, type Engines, type Logger, type ServiceConfig } from '@memory-service/shared'
+import {
+  checkDependencies,
+  type ControlPlane,
+  type Engines,
+  type Logger,
+  type ServiceConfig,
+  type TenancyCommands,
+} from '@memory-service/shared'
 import { buildApp } from './app.js'
 import { startGrpcServer } from './grpc/grpcServer.js'
+import { createRateLimiter } from './http/rateLimiter.js'
 
 export interface RunningGateway {
   httpAddress: string
@@ -8,14 +16,24 @@ export interface RunningGateway {
   close(): Promise<void>
 }
 
+export interface GatewayDependencies {
+  engines: Engines
+  control: ControlPlane
+  tenancy: TenancyCommands
+  /** How many gateway processes share the rate limits (see createRateLimiter). */
+  gatewayCount?: () => number
+}
+
 /** Listens on the configured REST and gRPC ports; both answer health from the same engine checks. */
-export async function startGateway(
-  config: ServiceConfig,
-  engines: Engines,
-  logger: Logger,
-): Promise<RunningGateway> {
-  const checkReadiness = () => checkDependencies(engines.probes)
-  const app = buildApp({ logger: logger.child({ component: 'http' }), checkReadiness })
+export async function startGateway(config: ServiceConfig, deps: GatewayDependencies, logger: Logger): Promise<RunningGateway> {
+  const checkReadiness = () => checkDependencies(deps.engines.probes)
+  const app = buildApp({
+    logger: logger.child({ component: 'http' }),
+    checkReadiness,
+    control: deps.control,
+    tenancy: deps.tenancy,
+    rateLimiter: createRateLimiter(deps.gatewayCount ? { gatewayCount: deps.gatewayCount } : {}),
+  })
   const httpAddress = await app.listen({ host: config.http.host, port: config.http.port })
   const grpc = await startGrpcServer(config.grpc.host, config.grpc.port, {
     logger: logger.child({ component: 'grpc' }),

@@ -1,0 +1,54 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import {
+  AppError,
+  authenticate,
+  requirePermission,
+  type ControlState,
+  type Permission,
+  type Principal,
+} from '@memory-service/shared'
+import type { RateLimiter } from './rateLimiter.js'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The permission a route needs. Routes without one are public (health, docs, unknown paths). */
+    permission?: Permission
+  }
+  interface FastifyRequest {
+    principal: Principal | null
+  }
+}
+
+function setRateLimitHeaders(reply: FastifyReply, limit: number, remaining: number, resetAtSeconds: number): void {
+  reply.header('X-RateLimit-Limit', limit)
+  reply.header('X-RateLimit-Remaining', remaining)
+  reply.header('X-RateLimit-Reset', resetAtSeconds)
+}
+
+/**
+ * One front door for every protected route: who is calling (401), how fast (429, headers on every response),
+ * and may they do this (403). Runs before the body is parsed, so a bad key never costs a parse.
+ */
+export function registerFrontDoor(app: FastifyInstance, deps: { control: { state: ControlState }; rateLimiter: RateLimiter }) {
+  app.decorateRequest('principal', null)
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const permission = request.routeOptions.config.permission
+    if (permission === undefined) return
+    const principal = authenticate(deps.control.state, request.headers.authorization)
+    request.principal = principal
+    request.log = request.log.child({ instance_id: principal.instance.instance_id, key_id: principal.key.key_id })
+    const limit = principal.instance.rate_limit
+    const decision = deps.rateLimiter.take(principal.key.key_id, limit)
+    setRateLimitHeaders(reply, limit.requests_per_minute, decision.remaining, decision.resetAtSeconds)
+    if (!decision.allowed) {
+      reply.header('Retry-After', decision.retryAfterSeconds)
+      throw new AppError('RATE_LIMITED', 'Rate limit exceeded for this API key', {
+        limit: limit.requests_per_minute,
+        remaining: decision.remaining,
+        reset_at: new Date(decision.resetAtSeconds * 1000).toISOString(),
+        retry_after_seconds: decision.retryAfterSeconds,
+      })
+    }
+    requirePermission(principal, permission)
+  })
+}

@@ -1,0 +1,87 @@
+import type { FastifyInstance } from 'fastify'
+import {
+  AppError,
+  listInstances,
+  requireClientInstance,
+  type ControlState,
+  type CreateInstanceRequest,
+  type PageQuery,
+  type TenancyCommands,
+} from '@memory-service/shared'
+
+export interface InstanceRouteDependencies {
+  control: { state: ControlState }
+  tenancy?: TenancyCommands
+}
+
+function principalOf(request: { principal: unknown }) {
+  if (!request.principal) throw new AppError('UNAUTHORIZED', 'Authentication required')
+  return request.principal as NonNullable<import('fastify').FastifyRequest['principal']>
+}
+
+/** Dashboard instance routes: they act on the caller's client (every instance of it), never on another client's. */
+export function registerInstanceRoutes(app: FastifyInstance, deps: InstanceRouteDependencies): void {
+  app.get<{ Querystring: Required<PageQuery> }>(
+    '/dashboard/instances',
+    {
+      config: { permission: 'instances:read' },
+      schema: {
+        tags: ['dashboard'],
+        summary: "List the caller's client's instances",
+        querystring: { $ref: 'PageQuery.schema.json#' },
+        response: { 200: { $ref: 'InstanceList.schema.json#' } },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request)
+      return listInstances(deps.control.state, principal.instance.client_id, request.query.page, request.query.page_size)
+    },
+  )
+
+  app.get<{ Params: { instance_id: string } }>(
+    '/dashboard/instances/:instance_id',
+    {
+      config: { permission: 'instances:read' },
+      schema: {
+        tags: ['dashboard'],
+        summary: 'One instance of the caller\'s client',
+        params: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['instance_id'],
+          properties: { instance_id: { type: 'string', maxLength: 64 } },
+        },
+        response: { 200: { $ref: 'Instance.schema.json#' } },
+      },
+    },
+    async (request) => requireClientInstance(deps.control.state, principalOf(request), request.params.instance_id),
+  )
+
+  const tenancy = deps.tenancy
+  if (!tenancy) return
+  app.post<{ Body: CreateInstanceRequest }>(
+    '/dashboard/instances',
+    {
+      config: { permission: 'instances:write' },
+      schema: {
+        tags: ['dashboard'],
+        summary: "Create an instance for the caller's client; the response holds its first API key, shown once",
+        body: { $ref: 'CreateInstanceRequest.schema.json#' },
+        response: { 201: { $ref: 'CreatedInstance.schema.json#' } },
+      },
+    },
+    async (request, reply) => {
+      const principal = principalOf(request)
+      const created = await tenancy.createInstance(
+        {
+          clientId: principal.instance.client_id,
+          name: request.body.name,
+          tier: request.body.tier,
+          ...(request.body.rate_limit ? { rateLimit: request.body.rate_limit } : {}),
+        },
+        request.id,
+      )
+      return reply.status(201).send(created)
+    },
+  )
+}

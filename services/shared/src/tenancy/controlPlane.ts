@@ -1,0 +1,145 @@
+import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { Consumer, Kafka, Producer } from 'kafkajs'
+import { AppError } from '../errors/appError.js'
+import { CORRELATION_ID_HEADER } from '../kafka/eventProducer.js'
+import type { Logger } from '../logging/createLogger.js'
+import type { SchemaCodec, SchemaRegistration } from '../schemaRegistry/createSchemaCodec.js'
+import { applyControlEvent, emptyControlState, type ControlEvent, type ControlState } from './controlState.js'
+
+export const CONTROL_TOPIC = 'mem.control.v1'
+
+const eventsDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../schemas/events')
+const controlEventTitles: Record<ControlEvent['type'], string> = {
+  instance_created: 'InstanceCreated',
+  api_key_issued: 'ApiKeyIssued',
+  api_key_rotated: 'ApiKeyRotated',
+  api_key_revoked: 'ApiKeyRevoked',
+}
+
+/** Subjects follow Confluent's TopicRecordNameStrategy: one topic carries several event types. */
+export function controlSubject(topic: string, type: ControlEvent['type']): string {
+  return `${topic}-${controlEventTitles[type]}.v1`
+}
+
+export function controlEventSchemas(topic: string): SchemaRegistration[] {
+  return (Object.keys(controlEventTitles) as ControlEvent['type'][]).map((type) => ({
+    subject: controlSubject(topic, type),
+    schema: JSON.parse(readFileSync(join(eventsDir, `${controlEventTitles[type]}.v1.schema.json`), 'utf8')) as Record<
+      string,
+      unknown
+    >,
+  }))
+}
+
+export interface ControlPlane {
+  /** The read model, updated as events arrive from the topic (never written directly). */
+  readonly state: ControlState
+  /**
+   * Appends events in one batch (one partition, so in order and together) and resolves once this process's read
+   * model has applied them, so the caller reads its own write. Returns whether each event took effect.
+   */
+  append(events: ControlEvent[], correlationId: string): Promise<boolean[]>
+  close(): Promise<void>
+}
+
+export interface ControlPlaneOptions {
+  kafka: Kafka
+  codec: SchemaCodec
+  logger: Logger
+  topic?: string
+  /** How long `append` waits for its events to come back through the topic. */
+  readYourWriteTimeoutMs?: number
+}
+
+/**
+ * The control plane of instances and keys: the topic is the source of truth, and every process that needs the
+ * read model rebuilds it from the first offset at start (the topic is small), then follows it. Resolves once the
+ * read model has caught up with the end of the topic, so a restart never serves without its keys.
+ */
+export async function createControlPlane(options: ControlPlaneOptions): Promise<ControlPlane> {
+  const topic = options.topic ?? CONTROL_TOPIC
+  const log = options.logger.child({ component: 'control-plane' })
+  await options.codec.register(controlEventSchemas(topic))
+  const state = emptyControlState()
+  const outcomes = new Map<string, boolean>()
+  let appliedOffset = -1n
+  const waiters: { offset: bigint; resolve: () => void }[] = []
+
+  const admin = options.kafka.admin()
+  await admin.connect()
+  const [end] = await admin.fetchTopicOffsets(topic)
+  await admin.disconnect()
+  const catchUpTo = BigInt(end?.high ?? '0') - 1n
+
+  const producer: Producer = options.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false })
+  await producer.connect()
+
+  // A group of its own per process: each process reads the whole topic; nothing is committed.
+  const consumer: Consumer = options.kafka.consumer({
+    groupId: `control-plane-reader-${randomBytes(6).toString('hex')}`,
+    allowAutoTopicCreation: false,
+  })
+  await consumer.connect()
+  await consumer.subscribe({ topics: [topic], fromBeginning: true })
+  await consumer.run({
+    autoCommit: false,
+    eachMessage: async ({ message }) => {
+      if (message.value) {
+        const event = await options.codec.decode<ControlEvent>(message.value)
+        const outcome = applyControlEvent(state, event)
+        if (!outcome.applied) log.warn({ event_id: event.event_id, type: event.type, reason: outcome.reason }, 'control event not applied')
+        outcomes.set(event.event_id, outcome.applied)
+      }
+      appliedOffset = BigInt(message.offset)
+      for (const waiter of waiters.filter((entry) => entry.offset <= appliedOffset)) {
+        waiters.splice(waiters.indexOf(waiter), 1)
+        waiter.resolve()
+      }
+    },
+  })
+
+  const waitForOffset = (offset: bigint, timeoutMs: number): Promise<void> =>
+    offset <= appliedOffset
+      ? Promise.resolve()
+      : new Promise((resolveWait, reject) => {
+          const timer = setTimeout(() => reject(new Error(`control read model did not reach offset ${offset} in ${timeoutMs} ms`)), timeoutMs)
+          waiters.push({ offset, resolve: () => (clearTimeout(timer), resolveWait()) })
+        })
+
+  await waitForOffset(catchUpTo, 60_000)
+  log.info({ instances: state.instances.size, keys: state.keysById.size, offset: String(appliedOffset) }, 'control read model caught up')
+
+  return {
+    state,
+    async append(events, correlationId) {
+      const messages = await Promise.all(
+        events.map(async (event) => ({
+          key: event.instance_id,
+          value: await options.codec.encode(controlSubject(topic, event.type), event),
+          headers: { [CORRELATION_ID_HEADER]: correlationId, 'event-type': event.type },
+        })),
+      )
+      let written: Awaited<ReturnType<Producer['send']>>[number] | undefined
+      try {
+        ;[written] = await producer.send({ topic, acks: -1, messages })
+      } catch (error) {
+        log.error({ err: error, correlationId }, 'control event append failed')
+        throw new AppError('SERVICE_UNAVAILABLE', 'The event log is unavailable', { retry_after_seconds: 5, reason: 'kafka_unavailable' }, { cause: error })
+      }
+      const last = BigInt(written?.baseOffset ?? '0') + BigInt(messages.length - 1)
+      try {
+        await waitForOffset(last, options.readYourWriteTimeoutMs ?? 15_000)
+      } catch (error) {
+        // Appended but not yet visible here: the change is durable and will apply; the caller may retry the read.
+        throw new AppError('SERVICE_UNAVAILABLE', 'The change was recorded but is not visible yet', { retry_after_seconds: 2, reason: 'read_model_lagging' }, { cause: error })
+      }
+      return events.map((event) => outcomes.get(event.event_id) ?? false)
+    },
+    async close() {
+      await Promise.allSettled([consumer.disconnect(), producer.disconnect()])
+    },
+  }
+}
