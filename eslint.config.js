@@ -24,6 +24,7 @@ export default tseslint.config(
         { allowNumber: true, allowBoolean: true },
       ],
       '@typescript-eslint/no-confusing-void-expression': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true, argsIgnorePattern: '^_' }],
       // fastify hooks and handlers are async by contract even when they do not await.
       '@typescript-eslint/require-await': 'off',
       // neo4j-driver and kafkajs take plain option objects where their types name classes.

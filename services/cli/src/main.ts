@@ -3,14 +3,19 @@
  * default) in this process.
  */
 import { ConfigError, createLogger, listConfigVariables, loadConfig } from '@memory-service/shared'
+import { AppError, toErrorBody } from '@memory-service/shared'
 import { isServiceName, serviceNames, startServices, type ServiceName } from './startServices.js'
+import { runTenancyCommand, tenancyUsage } from './tenancyCommandLine.js'
 
 const usage = `usage: memory-service <command>
 
 commands:
   start [service …]   run services in this process (default: all of ${serviceNames.join(', ')})
   config              print the validated configuration and the environment variables it reads
-  help                this text`
+${tenancyUsage}
+  help                this text
+
+Instance and key commands print JSON; a new API key appears in their output once and is stored only as a hash.`
 
 async function start(args: string[]): Promise<void> {
   const unknown = args.filter((arg) => !isServiceName(arg))
@@ -66,6 +71,18 @@ async function main(argv: string[]): Promise<void> {
       return start(args)
     case 'config':
       return printConfig()
+    case 'instances':
+    case 'keys': {
+      const [action, ...rest] = args
+      try {
+        console.log(JSON.stringify(await runTenancyCommand(loadConfig(), command, action, rest), null, 2))
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error
+        console.error(JSON.stringify(toErrorBody(error, 'cli'), null, 2))
+        process.exitCode = 1
+      }
+      return
+    }
     case 'help':
     case undefined:
       console.log(usage)

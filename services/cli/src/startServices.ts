@@ -61,7 +61,11 @@ export async function startServices(
       const serviceLogger = logger.child({ component: name })
       switch (name) {
         case 'gateway': {
-          const control = await createControlPlane({ kafka: engines.kafka, codec: engines.schemaCodec, logger })
+          const control = await createControlPlane({
+            kafka: engines.kafka,
+            codec: engines.schemaCodec,
+            logger,
+          })
           closers.push(() => control.close())
           const tenancy = createTenancyCommands(control, createControlEventFactory())
           if (options.bootstrapDevelopmentInstance && control.state.instances.size === 0) {

@@ -4,7 +4,13 @@ import swaggerUi from '@fastify/swagger-ui'
 import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { AppError, type ControlState, type Logger, type Readiness, type TenancyCommands } from '@memory-service/shared'
+import {
+  AppError,
+  type ControlState,
+  type Logger,
+  type Readiness,
+  type TenancyCommands,
+} from '@memory-service/shared'
 import { CORRELATION_ID_RESPONSE_HEADER, correlationIdFrom } from './http/correlationId.js'
 import { handleError } from './http/errorHandler.js'
 import { registerFrontDoor } from './http/frontDoor.js'
@@ -38,10 +44,16 @@ const openApiOptions: FastifyDynamicSwaggerOptions = {
   openapi: {
     openapi: '3.1.0',
     info: { title: 'Memory Service', version: '0.1.0', description: 'Long-term memory for software agents.' },
-    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key' } } },
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key' } },
+    },
     security: [{ bearer: [] }],
   },
-  refResolver: { buildLocalReference: (json, _baseUri, _fragment, index) => String(json.$id ?? `def-${index}`).replace('.schema.json', '') },
+  refResolver: {
+    // Component names from the schema files: `Instance.schema.json` becomes `#/components/schemas/Instance`.
+    buildLocalReference: (json, _baseUri, _fragment, index) =>
+      typeof json.$id === 'string' ? json.$id.replace('.schema.json', '') : `def-${index}`,
+  },
 }
 
 const errorBody = { $ref: 'ErrorBody.schema.json#' }

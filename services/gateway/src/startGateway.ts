@@ -25,7 +25,11 @@ export interface GatewayDependencies {
 }
 
 /** Listens on the configured REST and gRPC ports; both answer health from the same engine checks. */
-export async function startGateway(config: ServiceConfig, deps: GatewayDependencies, logger: Logger): Promise<RunningGateway> {
+export async function startGateway(
+  config: ServiceConfig,
+  deps: GatewayDependencies,
+  logger: Logger,
+): Promise<RunningGateway> {
   const checkReadiness = () => checkDependencies(deps.engines.probes)
   const app = buildApp({
     logger: logger.child({ component: 'http' }),

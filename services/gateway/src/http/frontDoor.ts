@@ -19,7 +19,12 @@ declare module 'fastify' {
   }
 }
 
-function setRateLimitHeaders(reply: FastifyReply, limit: number, remaining: number, resetAtSeconds: number): void {
+function setRateLimitHeaders(
+  reply: FastifyReply,
+  limit: number,
+  remaining: number,
+  resetAtSeconds: number,
+): void {
   reply.header('X-RateLimit-Limit', limit)
   reply.header('X-RateLimit-Remaining', remaining)
   reply.header('X-RateLimit-Reset', resetAtSeconds)
@@ -29,14 +34,20 @@ function setRateLimitHeaders(reply: FastifyReply, limit: number, remaining: numb
  * One front door for every protected route: who is calling (401), how fast (429, headers on every response),
  * and may they do this (403). Runs before the body is parsed, so a bad key never costs a parse.
  */
-export function registerFrontDoor(app: FastifyInstance, deps: { control: { state: ControlState }; rateLimiter: RateLimiter }) {
+export function registerFrontDoor(
+  app: FastifyInstance,
+  deps: { control: { state: ControlState }; rateLimiter: RateLimiter },
+) {
   app.decorateRequest('principal', null)
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const permission = request.routeOptions.config.permission
     if (permission === undefined) return
     const principal = authenticate(deps.control.state, request.headers.authorization)
     request.principal = principal
-    request.log = request.log.child({ instance_id: principal.instance.instance_id, key_id: principal.key.key_id })
+    request.log = request.log.child({
+      instance_id: principal.instance.instance_id,
+      key_id: principal.key.key_id,
+    })
     const limit = principal.instance.rate_limit
     const decision = deps.rateLimiter.take(principal.key.key_id, limit)
     setRateLimitHeaders(reply, limit.requests_per_minute, decision.remaining, decision.resetAtSeconds)

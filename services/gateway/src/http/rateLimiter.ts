@@ -10,7 +10,9 @@ export interface RateLimiter {
  * 1/N of the key's rate and burst (N from `gatewayCount`), so together they never allow more than the key's limit;
  * with key affinity at the balancer (hash on the Authorization header) the limit is also exact.
  */
-export function createRateLimiter(options: { gatewayCount?: () => number; now?: () => number } = {}): RateLimiter {
+export function createRateLimiter(
+  options: { gatewayCount?: () => number; now?: () => number } = {},
+): RateLimiter {
   const buckets = new Map<string, Bucket>()
   const now = options.now ?? Date.now
   return {

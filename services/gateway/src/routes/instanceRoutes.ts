@@ -34,7 +34,12 @@ export function registerInstanceRoutes(app: FastifyInstance, deps: InstanceRoute
     },
     async (request) => {
       const principal = principalOf(request)
-      return listInstances(deps.control.state, principal.instance.client_id, request.query.page, request.query.page_size)
+      return listInstances(
+        deps.control.state,
+        principal.instance.client_id,
+        request.query.page,
+        request.query.page_size,
+      )
     },
   )
 
@@ -44,7 +49,7 @@ export function registerInstanceRoutes(app: FastifyInstance, deps: InstanceRoute
       config: { permission: 'instances:read' },
       schema: {
         tags: ['dashboard'],
-        summary: 'One instance of the caller\'s client',
+        summary: "One instance of the caller's client",
         params: {
           type: 'object',
           additionalProperties: false,
@@ -54,7 +59,8 @@ export function registerInstanceRoutes(app: FastifyInstance, deps: InstanceRoute
         response: { 200: { $ref: 'Instance.schema.json#' } },
       },
     },
-    async (request) => requireClientInstance(deps.control.state, principalOf(request), request.params.instance_id),
+    async (request) =>
+      requireClientInstance(deps.control.state, principalOf(request), request.params.instance_id),
   )
 
   const tenancy = deps.tenancy
@@ -65,7 +71,8 @@ export function registerInstanceRoutes(app: FastifyInstance, deps: InstanceRoute
       config: { permission: 'instances:write' },
       schema: {
         tags: ['dashboard'],
-        summary: "Create an instance for the caller's client; the response holds its first API key, shown once",
+        summary:
+          "Create an instance for the caller's client; the response holds its first API key, shown once",
         body: { $ref: 'CreateInstanceRequest.schema.json#' },
         response: { 201: { $ref: 'CreatedInstance.schema.json#' } },
       },

@@ -7,6 +7,8 @@ export const CORRELATION_ID_HEADER = 'x-correlation-id'
 export interface OutgoingEvent {
   /** Partitioning key: records with the same key keep their order (a conversation, a document). */
   key: string
+  /** The schema-registry subject the payload is encoded with. */
+  subject: string
   payload: unknown
   correlationId: string
   headers?: Record<string, string>
@@ -20,10 +22,10 @@ export interface AppendedBatch {
 
 export interface EventProducer {
   /**
-   * Appends events to a topic, each encoded with the subject's registered schema, and resolves only after every
+   * Appends events to a topic, each encoded with its subject's registered schema, and resolves only after every
    * in-sync replica has them (acks=all).
    */
-  append(topic: string, subject: string, events: OutgoingEvent[]): Promise<AppendedBatch[]>
+  append(topic: string, events: OutgoingEvent[]): Promise<AppendedBatch[]>
   close(): Promise<void>
 }
 
@@ -38,12 +40,12 @@ export async function createEventProducer(kafka: Kafka, codec: SchemaCodec): Pro
   })
   await producer.connect()
   return {
-    async append(topic, subject, events) {
+    async append(topic, events) {
       if (events.length === 0) return []
       const messages = await Promise.all(
         events.map(async (event) => ({
           key: event.key,
-          value: await codec.encode(subject, event.payload),
+          value: await codec.encode(event.subject, event.payload),
           headers: { ...event.headers, [CORRELATION_ID_HEADER]: event.correlationId },
         })),
       )

@@ -83,11 +83,12 @@ describe('event producer and consumer', () => {
     )
     const events = ['one', 'two', 'three'].map((content, index) => ({
       key: 'conversation-1',
+      subject,
       payload: { event_id: `evt_${index}`, content },
       correlationId: 'corr-roundtrip-1',
       headers: { 'event-type': 'user_message' },
     }))
-    const appended = await producer.append(topic, subject, events)
+    const appended = await producer.append(topic, events)
     expect(appended).toHaveLength(1)
     await eventually(async () => (received.length >= 3 ? true : undefined))
     expect(received.map((event) => event.payload)).toEqual(events.map((event) => event.payload))
@@ -101,8 +102,8 @@ describe('event producer and consumer', () => {
 
   it('refuses to append a payload that does not match its schema, naming the failing path', async () => {
     await expect(
-      producer.append(topic, subject, [
-        { key: 'k', payload: { event_id: 7 }, correlationId: 'corr-bad-payload' },
+      producer.append(topic, [
+        { key: 'k', subject, payload: { event_id: 7 }, correlationId: 'corr-bad-payload' },
       ]),
     ).rejects.toMatchObject({
       name: 'SchemaValidationError',
@@ -129,8 +130,13 @@ describe('event producer and consumer', () => {
         handled.push(event.payload.event_id)
       },
     })
-    await producer.append(otherTopic, `${otherTopic}-value`, [
-      { key: 'k', payload: { event_id: 'evt_retry', content: 'x' }, correlationId: 'corr-retry' },
+    await producer.append(otherTopic, [
+      {
+        key: 'k',
+        subject: `${otherTopic}-value`,
+        payload: { event_id: 'evt_retry', content: 'x' },
+        correlationId: 'corr-retry',
+      },
     ])
     await eventually(async () => (handled.length > 0 ? true : undefined), 30_000)
     expect(handled).toEqual(['evt_retry'])

@@ -31,10 +31,18 @@ export interface SchemaCodec {
 }
 
 export function createSchemaCodec(registryUrl: string): SchemaCodec {
-  const ajv = new Ajv({ allErrors: true, strict: false })
-  addFormats.default(ajv)
-  // The library validates again with its own Ajv; ours runs first because it reports every failing path.
-  const registry = new SchemaRegistry({ host: registryUrl.replace(/\/$/, '') })
+  const newAjv = (): Ajv => {
+    const instance = new Ajv({ allErrors: true, strict: false })
+    addFormats.default(instance)
+    return instance
+  }
+  const ajv = newAjv()
+  // The library compiles schemas with the Ajv it is given (its own rejects `format`); ours runs first on encode
+  // because it reports every failing path. Both are Ajv 8; only the nested copies' types differ.
+  const registry = new SchemaRegistry(
+    { host: registryUrl.replace(/\/$/, '') },
+    { [SchemaType.JSON]: { ajvInstance: newAjv() as never } },
+  )
   const ids = new Map<string, number>()
   const validators = new Map<string, ReturnType<Ajv['compile']>>()
 

@@ -39,7 +39,11 @@ export function requirePermission(principal: Principal, permission: Permission):
  * one give the same answer, so nobody learns whether another client's instance exists.
  * @throws AppError INSTANCE_NOT_FOUND
  */
-export function requireClientInstance(state: ControlState, principal: Principal, instanceId: string): Instance {
+export function requireClientInstance(
+  state: ControlState,
+  principal: Principal,
+  instanceId: string,
+): Instance {
   const instance = state.instances.get(instanceId)
   if (instance?.client_id !== principal.instance.client_id) {
     throw new AppError('INSTANCE_NOT_FOUND', 'Instance not found', { instance_id: instanceId })

@@ -1,5 +1,10 @@
 import { randomBytes } from 'node:crypto'
-import type { ApiKeyIssued, ApiKeyRevoked, ApiKeyRotated, InstanceCreated } from '../contracts/generated/index.js'
+import type {
+  ApiKeyIssued,
+  ApiKeyRevoked,
+  ApiKeyRotated,
+  InstanceCreated,
+} from '../contracts/generated/index.js'
 import { generateApiKey, type GeneratedApiKey } from './apiKeys.js'
 import type { KeyRecord } from './controlState.js'
 import type { Permission } from './permissions.js'
@@ -19,7 +24,12 @@ export function createControlEventFactory(options: ControlEventFactoryOptions = 
   return {
     newClientId: () => `cli_${random(8).toString('hex')}`,
 
-    instanceCreated(input: { clientId: string; name: string; tier: Tier; rateLimit: RateLimit }): InstanceCreated {
+    instanceCreated(input: {
+      clientId: string
+      name: string
+      tier: Tier
+      rateLimit: RateLimit
+    }): InstanceCreated {
       return {
         type: 'instance_created',
         ...envelope(),
@@ -32,7 +42,10 @@ export function createControlEventFactory(options: ControlEventFactoryOptions = 
     },
 
     /** The event and the key it issues; the key leaves this function once and is never stored. */
-    apiKeyIssued(instanceId: string, permissions: readonly Permission[]): { event: ApiKeyIssued; key: GeneratedApiKey } {
+    apiKeyIssued(
+      instanceId: string,
+      permissions: readonly Permission[],
+    ): { event: ApiKeyIssued; key: GeneratedApiKey } {
       const key = generateApiKey(random)
       return {
         key,

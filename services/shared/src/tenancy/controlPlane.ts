@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { Consumer, Kafka, Producer } from 'kafkajs'
+import type { Consumer, Kafka } from 'kafkajs'
 import { AppError } from '../errors/appError.js'
-import { CORRELATION_ID_HEADER } from '../kafka/eventProducer.js'
+import { createEventProducer, type AppendedBatch } from '../kafka/eventProducer.js'
 import type { Logger } from '../logging/createLogger.js'
 import type { SchemaCodec, SchemaRegistration } from '../schemaRegistry/createSchemaCodec.js'
 import { applyControlEvent, emptyControlState, type ControlEvent, type ControlState } from './controlState.js'
@@ -27,10 +27,9 @@ export function controlSubject(topic: string, type: ControlEvent['type']): strin
 export function controlEventSchemas(topic: string): SchemaRegistration[] {
   return (Object.keys(controlEventTitles) as ControlEvent['type'][]).map((type) => ({
     subject: controlSubject(topic, type),
-    schema: JSON.parse(readFileSync(join(eventsDir, `${controlEventTitles[type]}.v1.schema.json`), 'utf8')) as Record<
-      string,
-      unknown
-    >,
+    schema: JSON.parse(
+      readFileSync(join(eventsDir, `${controlEventTitles[type]}.v1.schema.json`), 'utf8'),
+    ) as Record<string, unknown>,
   }))
 }
 
@@ -74,8 +73,7 @@ export async function createControlPlane(options: ControlPlaneOptions): Promise<
   await admin.disconnect()
   const catchUpTo = BigInt(end?.high ?? '0') - 1n
 
-  const producer: Producer = options.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false })
-  await producer.connect()
+  const producer = await createEventProducer(options.kafka, options.codec)
 
   // A group of its own per process: each process reads the whole topic; nothing is committed.
   const consumer: Consumer = options.kafka.consumer({
@@ -90,7 +88,11 @@ export async function createControlPlane(options: ControlPlaneOptions): Promise<
       if (message.value) {
         const event = await options.codec.decode<ControlEvent>(message.value)
         const outcome = applyControlEvent(state, event)
-        if (!outcome.applied) log.warn({ event_id: event.event_id, type: event.type, reason: outcome.reason }, 'control event not applied')
+        if (!outcome.applied)
+          log.warn(
+            { event_id: event.event_id, type: event.type, reason: outcome.reason },
+            'control event not applied',
+          )
         outcomes.set(event.event_id, outcome.applied)
       }
       appliedOffset = BigInt(message.offset)
@@ -105,41 +107,59 @@ export async function createControlPlane(options: ControlPlaneOptions): Promise<
     offset <= appliedOffset
       ? Promise.resolve()
       : new Promise((resolveWait, reject) => {
-          const timer = setTimeout(() => reject(new Error(`control read model did not reach offset ${offset} in ${timeoutMs} ms`)), timeoutMs)
+          const timer = setTimeout(
+            () => reject(new Error(`control read model did not reach offset ${offset} in ${timeoutMs} ms`)),
+            timeoutMs,
+          )
           waiters.push({ offset, resolve: () => (clearTimeout(timer), resolveWait()) })
         })
 
   await waitForOffset(catchUpTo, 60_000)
-  log.info({ instances: state.instances.size, keys: state.keysById.size, offset: String(appliedOffset) }, 'control read model caught up')
+  log.info(
+    { instances: state.instances.size, keys: state.keysById.size, offset: String(appliedOffset) },
+    'control read model caught up',
+  )
 
   return {
     state,
     async append(events, correlationId) {
-      const messages = await Promise.all(
-        events.map(async (event) => ({
-          key: event.instance_id,
-          value: await options.codec.encode(controlSubject(topic, event.type), event),
-          headers: { [CORRELATION_ID_HEADER]: correlationId, 'event-type': event.type },
-        })),
-      )
-      let written: Awaited<ReturnType<Producer['send']>>[number] | undefined
+      let written: AppendedBatch | undefined
       try {
-        ;[written] = await producer.send({ topic, acks: -1, messages })
+        ;[written] = await producer.append(
+          topic,
+          events.map((event) => ({
+            key: event.instance_id,
+            subject: controlSubject(topic, event.type),
+            payload: event,
+            correlationId,
+            headers: { 'event-type': event.type },
+          })),
+        )
       } catch (error) {
         log.error({ err: error, correlationId }, 'control event append failed')
-        throw new AppError('SERVICE_UNAVAILABLE', 'The event log is unavailable', { retry_after_seconds: 5, reason: 'kafka_unavailable' }, { cause: error })
+        throw new AppError(
+          'SERVICE_UNAVAILABLE',
+          'The event log is unavailable',
+          { retry_after_seconds: 5, reason: 'kafka_unavailable' },
+          { cause: error },
+        )
       }
-      const last = BigInt(written?.baseOffset ?? '0') + BigInt(messages.length - 1)
+      const last = BigInt(written?.baseOffset ?? '0') + BigInt(events.length - 1)
       try {
         await waitForOffset(last, options.readYourWriteTimeoutMs ?? 15_000)
       } catch (error) {
         // Appended but not yet visible here: the change is durable and will apply; the caller may retry the read.
-        throw new AppError('SERVICE_UNAVAILABLE', 'The change was recorded but is not visible yet', { retry_after_seconds: 2, reason: 'read_model_lagging' }, { cause: error })
+        throw new AppError(
+          'SERVICE_UNAVAILABLE',
+          'The change was recorded but is not visible yet',
+          { retry_after_seconds: 2, reason: 'read_model_lagging' },
+          { cause: error },
+        )
       }
       return events.map((event) => outcomes.get(event.event_id) ?? false)
     },
     async close() {
-      await Promise.allSettled([consumer.disconnect(), producer.disconnect()])
+      await Promise.allSettled([consumer.disconnect(), producer.close()])
     },
   }
 }

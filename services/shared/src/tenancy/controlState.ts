@@ -91,7 +91,8 @@ function applyNew(state: ControlState, event: ControlEvent): ApplyOutcome {
     case 'api_key_rotated': {
       const instance = state.instances.get(event.instance_id)
       const previous = state.keysById.get(event.previous_key_id)
-      if (!instance || previous?.instance_id !== event.instance_id) return { applied: false, reason: 'unknown key' }
+      if (!instance || previous?.instance_id !== event.instance_id)
+        return { applied: false, reason: 'unknown key' }
       if (previous.status !== 'active') return { applied: false, reason: `key is ${previous.status}` }
       if (state.keysById.has(event.key_id)) return { applied: false, reason: 'key id exists' }
       previous.status = 'rotated'
@@ -120,7 +121,12 @@ export interface Page<T> {
 }
 
 /** The instances of one client, oldest first, one page. */
-export function listInstances(state: ControlState, clientId: string, page: number, pageSize: number): Page<Instance> {
+export function listInstances(
+  state: ControlState,
+  clientId: string,
+  page: number,
+  pageSize: number,
+): Page<Instance> {
   const all = [...state.instances.values()]
     .filter((instance) => instance.client_id === clientId)
     .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.instance_id.localeCompare(b.instance_id))

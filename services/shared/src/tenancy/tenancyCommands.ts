@@ -9,7 +9,8 @@ import { resolveRateLimit, type RateLimit, type Tier } from './tiers.js'
 /** A key as listings show it: never the key, never its hash. */
 export type KeySummary = Omit<KeyRecord, 'key_hash'>
 
-function summary({ key_hash: _hash, ...rest }: KeyRecord): KeySummary {
+function summary(key: KeyRecord): KeySummary {
+  const { key_hash, ...rest } = key
   return rest
 }
 
@@ -37,17 +38,31 @@ export function createTenancyCommands(control: ControlPlane, events: ControlEven
     ): Promise<CreatedInstance> {
       const rateLimit = resolveRateLimit(input.tier, input.rateLimit)
       if ('problem' in rateLimit) throw invalidInput({ rate_limit: rateLimit.problem })
-      const created = events.instanceCreated({ clientId: input.clientId, name: input.name, tier: input.tier, rateLimit })
+      const created = events.instanceCreated({
+        clientId: input.clientId,
+        name: input.name,
+        tier: input.tier,
+        rateLimit,
+      })
       const issued = events.apiKeyIssued(created.instance_id, permissionPresets.admin)
       const applied = await control.append([created, issued.event], correlationId)
-      if (!applied.every(Boolean)) throw new Error(`instance ${created.instance_id} was not applied: ${JSON.stringify(applied)}`)
+      if (!applied.every(Boolean))
+        throw new Error(`instance ${created.instance_id} was not applied: ${JSON.stringify(applied)}`)
       return {
         instance: instanceOf(created.instance_id),
-        api_key: { key_id: issued.key.key_id, key: issued.key.key, permissions: [...permissionPresets.admin] },
+        api_key: {
+          key_id: issued.key.key_id,
+          key: issued.key.key,
+          permissions: [...permissionPresets.admin],
+        },
       }
     },
 
-    async issueKey(instanceId: string, permissions: readonly Permission[], correlationId: string): Promise<IssuedApiKey> {
+    async issueKey(
+      instanceId: string,
+      permissions: readonly Permission[],
+      correlationId: string,
+    ): Promise<IssuedApiKey> {
       instanceOf(instanceId)
       const issued = events.apiKeyIssued(instanceId, permissions)
       const [applied] = await control.append([issued.event], correlationId)
@@ -56,11 +71,15 @@ export function createTenancyCommands(control: ControlPlane, events: ControlEven
     },
 
     /** The new key replaces the old one with the same permissions; the old one answers CREDENTIAL_INVALID from now on. */
-    async rotateKey(keyId: string, correlationId: string): Promise<IssuedApiKey & { previous_key_id: string }> {
+    async rotateKey(
+      keyId: string,
+      correlationId: string,
+    ): Promise<IssuedApiKey & { previous_key_id: string }> {
       const rotated = events.apiKeyRotated(activeKey(keyId))
       const [applied] = await control.append([rotated.event], correlationId)
       // Another operator may have rotated or revoked the same key first; then this new key never became valid.
-      if (!applied) throw new AppError('CREDENTIAL_INVALID', 'API key was changed concurrently', { key_id: keyId })
+      if (!applied)
+        throw new AppError('CREDENTIAL_INVALID', 'API key was changed concurrently', { key_id: keyId })
       return {
         key_id: rotated.key.key_id,
         key: rotated.key.key,
@@ -72,7 +91,8 @@ export function createTenancyCommands(control: ControlPlane, events: ControlEven
     async revokeKey(keyId: string, correlationId: string): Promise<KeySummary> {
       const [applied] = await control.append([events.apiKeyRevoked(activeKey(keyId))], correlationId)
       const key = control.state.keysById.get(keyId)
-      if (!applied || !key) throw new AppError('CREDENTIAL_INVALID', 'API key was changed concurrently', { key_id: keyId })
+      if (!applied || !key)
+        throw new AppError('CREDENTIAL_INVALID', 'API key was changed concurrently', { key_id: keyId })
       return summary(key)
     },
 

@@ -12,6 +12,7 @@ export const tierRateLimits: Readonly<Record<Exclude<Tier, 'enterprise'>, RateLi
 /** The limits of a new instance, or a message naming what is wrong with the request. */
 export function resolveRateLimit(tier: Tier, custom: RateLimit | undefined): RateLimit | { problem: string } {
   if (tier === 'enterprise') return custom ?? { problem: 'rate_limit is required for the enterprise tier' }
-  if (custom !== undefined) return { problem: `rate_limit can only be set for the enterprise tier, not ${tier}` }
+  if (custom !== undefined)
+    return { problem: `rate_limit can only be set for the enterprise tier, not ${tier}` }
   return tierRateLimits[tier]
 }
