@@ -52,7 +52,9 @@ async function call(
 
 /** The gateway follows the control topic; a key written a moment ago authenticates once it has read it. */
 async function untilUsable(key: string): Promise<void> {
-  await eventually(async () => ((await call('/dashboard/instances', { key })).status !== 401 ? true : undefined))
+  await eventually(async () =>
+    (await call('/dashboard/instances', { key })).status !== 401 ? true : undefined,
+  )
 }
 
 beforeAll(async () => {
