@@ -15,9 +15,10 @@ import {
   type ControlPlane,
 } from '@memory-service/shared'
 import { startServices, type RunningServices } from '../../services/cli/src/startServices.js'
-import { eventually, testConfig, testLogger } from '../support/testEngines.js'
+import { eventually, testConfig, testLogger, uniqueName } from '../support/testEngines.js'
 
-const config = testConfig({ HTTP_PORT: '0', GRPC_PORT: '0' })
+// A rate-limit group of its own: no other gateway of this test run takes a share of the limits.
+const config = testConfig({ HTTP_PORT: '0', GRPC_PORT: '0', RATE_LIMIT_GROUP: uniqueName('gateways') })
 const logger = testLogger()
 let services: RunningServices
 let control: ControlPlane

@@ -7,6 +7,8 @@ import {
   createControlPlane,
   createControlEventFactory,
   createTenancyCommands,
+  createGroupPresence,
+  CONTROL_TOPIC,
   type Logger,
   type ServiceConfig,
   type CreatedInstance,
@@ -75,7 +77,16 @@ export async function startServices(
               'bootstrap-development-instance',
             )
           }
-          const gateway = await startGateway(config, { engines, control, tenancy }, serviceLogger)
+          const presence = await createGroupPresence(engines.kafka, {
+            groupId: config.rateLimit.group,
+            topic: CONTROL_TOPIC,
+          })
+          closers.push(() => presence.close())
+          const gateway = await startGateway(
+            config,
+            { engines, control, tenancy, gatewayCount: () => presence.count() },
+            serviceLogger,
+          )
           closers.push(() => gateway.close())
           addresses.http = gateway.httpAddress
           addresses.grpc = gateway.grpcAddress

@@ -186,6 +186,24 @@ describe('error bodies', () => {
     })
   })
 
+  it('answers a dependency outage with 503 SERVICE_UNAVAILABLE, its reason and Retry-After', async () => {
+    const server = build()
+    server.get('/probe', async () => {
+      throw new AppError('SERVICE_UNAVAILABLE', 'The event log is unavailable', {
+        retry_after_seconds: 5,
+        reason: 'kafka_unavailable',
+      })
+    })
+    const response = await server.inject({ method: 'GET', url: '/probe' })
+    expect(response.statusCode).toBe(503)
+    expect(response.headers['retry-after']).toBe('5')
+    expect(response.json()).toEqual({
+      error: 'The event log is unavailable',
+      code: 'SERVICE_UNAVAILABLE',
+      details: { retry_after_seconds: 5, reason: 'kafka_unavailable' },
+    })
+  })
+
   it('hides an unexpected failure behind 500 INTERNAL_ERROR with the correlation id', async () => {
     const server = build()
     server.get('/probe', async () => {

@@ -51,6 +51,9 @@ export function toAppError(error: FastifyError | AppError | Error): AppError {
 
 export async function handleError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
   const appError = toAppError(error)
+  if (appError.code === 'SERVICE_UNAVAILABLE' && typeof appError.details.retry_after_seconds === 'number') {
+    void reply.header('Retry-After', appError.details.retry_after_seconds)
+  }
   if (appError.httpStatus >= 500) request.log.error({ err: error }, 'request failed')
   else request.log.info({ code: appError.code }, 'request rejected')
   return reply.status(appError.httpStatus).send(toErrorBody(appError, request.id))

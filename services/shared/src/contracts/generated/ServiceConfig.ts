@@ -13,6 +13,12 @@ export interface ServiceConfig {
     host: string
     port: number
   }
+  rateLimit: {
+    /**
+     * Gateways that share per-key rate limits join this Kafka consumer group; each enforces 1/N of a key's limit, N being the live members.
+     */
+    group: string
+  }
   kafka: {
     /**
      * Comma-separated host:port list.

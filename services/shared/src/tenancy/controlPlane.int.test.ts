@@ -1,0 +1,73 @@
+import { afterAll, describe, expect, it } from 'vitest'
+import { eventually, testConfig, testLogger, uniqueName } from '../../../../test/support/testEngines.js'
+import { createKafka } from '../kafka/createKafka.js'
+import { createGroupPresence } from '../kafka/groupPresence.js'
+import { createTopicAdmin } from '../kafka/topicAdmin.js'
+import { createSchemaCodec } from '../schemaRegistry/createSchemaCodec.js'
+import { createControlEventFactory } from './controlEvents.js'
+import { createControlPlane } from './controlPlane.js'
+import { createTenancyCommands } from './tenancyCommands.js'
+
+const config = testConfig()
+const logger = testLogger()
+const kafka = createKafka({ brokers: config.kafka.brokers, clientId: 'control-plane-int', logger })
+const topic = uniqueName('mem.test-control.v1')
+const admin = await createTopicAdmin(kafka)
+await admin.ensureTopics([{ name: topic, partitions: 1, config: { 'retention.ms': '-1' } }])
+const codec = () => createSchemaCodec(config.schemaRegistry.url)
+
+afterAll(async () => {
+  await admin.deleteTopics([topic])
+  await admin.close()
+})
+
+describe('control plane on Kafka', () => {
+  it('lets a writer read its own write, and a second process rebuild the same state from the topic', async () => {
+    const writer = await createControlPlane({ kafka, codec: codec(), logger, topic })
+    const tenancy = createTenancyCommands(writer, createControlEventFactory())
+    const created = await tenancy.createInstance(
+      { clientId: 'cli_0123456789abcdef', name: 'int', tier: 'free' },
+      'int',
+    )
+    const rotated = await tenancy.rotateKey(created.api_key.key_id, 'int')
+    expect(writer.state.keysById.get(created.api_key.key_id)?.status).toBe('rotated')
+
+    const reader = await createControlPlane({ kafka, codec: codec(), logger, topic })
+    expect(reader.state.instances.get(created.instance.instance_id)).toEqual(created.instance)
+    expect(reader.state.keysById.get(rotated.key_id)).toMatchObject({
+      status: 'active',
+      permissions: rotated.permissions,
+    })
+    expect(reader.state.keysById.get(created.api_key.key_id)).toMatchObject({
+      status: 'rotated',
+      replaced_by: rotated.key_id,
+    })
+    await Promise.all([writer.close(), reader.close()])
+  })
+
+  it('answers 503 SERVICE_UNAVAILABLE when the event log cannot take the write', async () => {
+    const control = await createControlPlane({ kafka, codec: codec(), logger, topic })
+    const events = createControlEventFactory()
+    await control.close()
+    const event = events.instanceCreated({
+      clientId: 'cli_0123456789abcdef',
+      name: 'late',
+      tier: 'free',
+      rateLimit: { requests_per_minute: 60, burst: 10 },
+    })
+    await expect(control.append([event], 'int-fault')).rejects.toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      details: { retry_after_seconds: 5, reason: 'kafka_unavailable' },
+    })
+  })
+
+  it('counts the live members of a process group, so gateways can share a rate limit', async () => {
+    const groupId = uniqueName('gateway-presence')
+    const first = await createGroupPresence(kafka, { groupId, topic, refreshMs: 200 })
+    const second = await createGroupPresence(kafka, { groupId, topic, refreshMs: 200 })
+    await eventually(async () => (first.count() === 2 && second.count() === 2 ? true : undefined), 30_000)
+    await second.close()
+    await eventually(async () => (first.count() === 1 ? true : undefined), 30_000)
+    await first.close()
+  })
+})
