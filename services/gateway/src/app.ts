@@ -107,7 +107,7 @@ export function buildApp(deps: AppDependencies): FastifyInstance {
 
     routes.get(
       '/healthz',
-      { schema: { tags: ['health'], response: { 200: { $ref: 'Liveness.schema.json#' } } } },
+      { schema: { tags: ['health'], security: [], response: { 200: { $ref: 'Liveness.schema.json#' } } } },
       async () => ({ status: 'ok' as const }),
     )
     routes.get(
@@ -115,6 +115,7 @@ export function buildApp(deps: AppDependencies): FastifyInstance {
       {
         schema: {
           tags: ['health'],
+          security: [],
           response: { 200: { $ref: 'Readiness.schema.json#' }, 503: { $ref: 'Readiness.schema.json#' } },
         },
       },
