@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { FastifyInstance } from 'fastify'
 import { AppError, createLogger, emptyControlState, type Readiness } from '@memory-service/shared'
@@ -47,6 +48,23 @@ describe('health routes', () => {
     const response = await build(kafkaDown).inject({ method: 'GET', url: '/readyz' })
     expect(response.statusCode).toBe(503)
     expect(response.json()).toEqual(kafkaDown)
+  })
+})
+
+describe('API reference', () => {
+  it('serves the committed OpenAPI document and a rendered reference page', async () => {
+    const server = build()
+    const document = await server.inject({ method: 'GET', url: '/openapi.json' })
+    expect(document.statusCode).toBe(200)
+    const committed = JSON.parse(readFileSync(new URL('../../../schemas/openapi.json', import.meta.url), 'utf8')) as {
+      paths: Record<string, unknown>
+    }
+    // Without tenancy the create route is not registered; every other path is the committed one.
+    const served = document.json<{ paths: Record<string, unknown> }>()
+    expect(Object.keys(served.paths).sort()).toEqual(Object.keys(committed.paths).sort())
+    const page = await server.inject({ method: 'GET', url: '/docs/' })
+    expect(page.statusCode).toBe(200)
+    expect(page.headers['content-type']).toMatch(/text\/html/)
   })
 })
 
