@@ -70,12 +70,8 @@ export async function startServices(
           })
           closers.push(() => control.close())
           const tenancy = createTenancyCommands(control, createControlEventFactory())
-          if (options.bootstrapDevelopmentInstance && control.state.instances.size === 0) {
-            const events = createControlEventFactory()
-            developmentInstance = await tenancy.createInstance(
-              { clientId: events.newClientId(), name: 'development', tier: 'pro' },
-              'bootstrap-development-instance',
-            )
+          if (options.bootstrapDevelopmentInstance) {
+            developmentInstance = await tenancy.ensureDevelopmentInstance('bootstrap-development-instance')
           }
           const presence = await createGroupPresence(engines.kafka, {
             groupId: config.rateLimit.group,

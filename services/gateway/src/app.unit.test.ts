@@ -56,7 +56,9 @@ describe('API reference', () => {
     const server = build()
     const document = await server.inject({ method: 'GET', url: '/openapi.json' })
     expect(document.statusCode).toBe(200)
-    const committed = JSON.parse(readFileSync(new URL('../../../schemas/openapi.json', import.meta.url), 'utf8')) as {
+    const committed = JSON.parse(
+      readFileSync(new URL('../../../schemas/openapi.json', import.meta.url), 'utf8'),
+    ) as {
       paths: Record<string, unknown>
     }
     // Without tenancy the create route is not registered; every other path is the committed one.

@@ -45,6 +45,19 @@ describe('control plane on Kafka', () => {
     await Promise.all([writer.close(), reader.close()])
   })
 
+  it('creates a development instance only while the control topic has no instance', async () => {
+    const emptyTopic = uniqueName('mem.test-control-empty.v1')
+    await admin.ensureTopics([{ name: emptyTopic, partitions: 1, config: {} }])
+    const control = await createControlPlane({ kafka, codec: codec(), logger, topic: emptyTopic })
+    const tenancy = createTenancyCommands(control, createControlEventFactory())
+    const created = await tenancy.ensureDevelopmentInstance('int')
+    expect(created?.instance).toMatchObject({ name: 'development', tier: 'pro' })
+    expect(created?.api_key.key).toMatch(/^msk_/)
+    expect(await tenancy.ensureDevelopmentInstance('int')).toBeUndefined()
+    await control.close()
+    await admin.deleteTopics([emptyTopic])
+  })
+
   it('answers 503 SERVICE_UNAVAILABLE when the event log cannot take the write', async () => {
     const control = await createControlPlane({ kafka, codec: codec(), logger, topic })
     const events = createControlEventFactory()

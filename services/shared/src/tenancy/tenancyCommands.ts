@@ -96,6 +96,18 @@ export function createTenancyCommands(control: ControlPlane, events: ControlEven
       return summary(key)
     },
 
+    /**
+     * On a control topic with no instance at all (a new stack), creates a `development` instance on the pro tier
+     * for a new client and returns it with its key; otherwise returns undefined.
+     */
+    async ensureDevelopmentInstance(correlationId: string): Promise<CreatedInstance | undefined> {
+      if (control.state.instances.size > 0) return undefined
+      return this.createInstance(
+        { clientId: events.newClientId(), name: 'development', tier: 'pro' },
+        correlationId,
+      )
+    },
+
     listKeys(instanceId: string): KeySummary[] {
       instanceOf(instanceId)
       return keysOfInstance(control.state, instanceId).map(summary)
