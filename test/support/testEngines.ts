@@ -32,3 +32,51 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
     `condition not met within ${timeoutMs} ms${lastError instanceof Error ? `: ${lastError.message}` : ''}`,
   )
 }
+
+/**
+ * Every record of a topic up to its current end, decoded: a fresh consumer group reads from the first offset and
+ * stops once each partition reached the end offset seen at the call.
+ */
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the caller names what the topic holds
+export async function readTopicToEnd<T>(
+  kafka: import('kafkajs').Kafka,
+  codec: import('@memory-service/shared').SchemaCodec,
+  topic: string,
+): Promise<{ value: T; headers: Record<string, string>; partition: number; offset: string }[]> {
+  const admin = kafka.admin()
+  await admin.connect()
+  const ends = await admin.fetchTopicOffsets(topic)
+  await admin.disconnect()
+  const remaining = new Map(
+    ends.filter((end) => end.high !== end.low).map((end) => [end.partition, BigInt(end.high) - 1n]),
+  )
+  const records: { value: T; headers: Record<string, string>; partition: number; offset: string }[] = []
+  if (remaining.size === 0) return records
+  const consumer = kafka.consumer({ groupId: uniqueName('read-to-end') })
+  await consumer.connect()
+  await consumer.subscribe({ topics: [topic], fromBeginning: true })
+  await new Promise<void>((resolve, reject) => {
+    consumer
+      .run({
+        eachMessage: async ({ partition, message }) => {
+          const last = remaining.get(partition)
+          if (last === undefined || BigInt(message.offset) > last) return
+          if (message.value) {
+            records.push({
+              value: await codec.decode<T>(message.value),
+              headers: Object.fromEntries(
+                Object.entries(message.headers ?? {}).map(([name, value]) => [name, String(value)]),
+              ),
+              partition,
+              offset: message.offset,
+            })
+          }
+          if (BigInt(message.offset) >= last) remaining.delete(partition)
+          if (remaining.size === 0) resolve()
+        },
+      })
+      .catch(reject)
+  })
+  await consumer.disconnect()
+  return records
+}

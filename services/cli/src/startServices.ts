@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import {
   connectEngines,
   createLogger,
@@ -9,6 +10,12 @@ import {
   createTenancyCommands,
   createGroupPresence,
   CONTROL_TOPIC,
+  CONVERSATION_EVENT_SUBJECT,
+  conversationEventRecordedSchema,
+  createEventProducer,
+  createEventRecorder,
+  createClaimStore,
+  IDEMPOTENCY_INDEX,
   type Logger,
   type ServiceConfig,
   type CreatedInstance,
@@ -50,7 +57,12 @@ export async function startServices(
     const topicAdmin = await createTopicAdmin(engines.kafka)
     try {
       await provisionEngines(
-        { topicAdmin, neo4j: engines.neo4j, clickhouse: engines.clickhouse },
+        {
+          topicAdmin,
+          elasticsearch: engines.elasticsearch,
+          neo4j: engines.neo4j,
+          clickhouse: engines.clickhouse,
+        },
         loadEngineDeclarations(),
         logger.child({ component: 'provisioning' }),
       )
@@ -78,9 +90,22 @@ export async function startServices(
             topic: CONTROL_TOPIC,
           })
           closers.push(() => presence.close())
+          await engines.schemaCodec.register([
+            { subject: CONVERSATION_EVENT_SUBJECT, schema: conversationEventRecordedSchema },
+          ])
+          const producer = await createEventProducer(engines.kafka, engines.schemaCodec)
+          closers.push(() => producer.close())
+          const events = createEventRecorder({
+            producer,
+            claims: createClaimStore(engines.elasticsearch, {
+              index: IDEMPOTENCY_INDEX,
+              owner: `gateway-${process.pid}-${randomUUID()}`,
+            }),
+            logger: serviceLogger,
+          })
           const gateway = await startGateway(
             config,
-            { engines, control, tenancy, gatewayCount: () => presence.count() },
+            { engines, control, tenancy, events, gatewayCount: () => presence.count() },
             serviceLogger,
           )
           closers.push(() => gateway.close())

@@ -1,6 +1,8 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify'
 import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
+import { Ajv } from 'ajv'
+import addFormats from 'ajv-formats'
 import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -10,11 +12,13 @@ import {
   type Logger,
   type Readiness,
   type TenancyCommands,
+  type EventRecorder,
 } from '@memory-service/shared'
 import { CORRELATION_ID_RESPONSE_HEADER, correlationIdFrom } from './http/correlationId.js'
 import { handleError } from './http/errorHandler.js'
 import { registerFrontDoor } from './http/frontDoor.js'
 import { createRateLimiter, type RateLimiter } from './http/rateLimiter.js'
+import { registerEventRoutes } from './routes/eventRoutes.js'
 import { registerInstanceRoutes } from './routes/instanceRoutes.js'
 
 const restSchemasDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../../schemas/rest')
@@ -38,6 +42,8 @@ export interface AppDependencies {
   /** Instance and key changes; without it the write routes are not registered. */
   tenancy?: TenancyCommands
   rateLimiter?: RateLimiter
+  /** Conversation event recording; without it the event routes are not registered. */
+  events?: EventRecorder
 }
 
 const openApiOptions: FastifyDynamicSwaggerOptions = {
@@ -73,6 +79,26 @@ function documentErrorResponses(route: RouteOptions): void {
   }
 }
 
+/**
+ * JSON bodies are validated strictly (a string is not an array, "5" is not a number); query strings, path
+ * parameters and headers are text, so there numbers and booleans are read from their text.
+ */
+function createValidators(schemas: { $id: string }[]) {
+  const make = (coerceTypes: boolean): Ajv => {
+    const ajv = new Ajv({
+      allErrors: true,
+      removeAdditional: false,
+      useDefaults: true,
+      coerceTypes,
+      strict: false,
+    })
+    addFormats.default(ajv)
+    for (const schema of schemas) ajv.addSchema(schema)
+    return ajv
+  }
+  return { body: make(false), request: make(true) }
+}
+
 /** Builds the REST gateway without listening, so tests drive it with `app.inject`. */
 export function buildApp(deps: AppDependencies): FastifyInstance {
   const loggerInstance: FastifyBaseLogger = deps.logger
@@ -80,16 +106,18 @@ export function buildApp(deps: AppDependencies): FastifyInstance {
     loggerInstance,
     genReqId: (request) => correlationIdFrom(request.headers['x-correlation-id']),
     bodyLimit: deps.bodyLimit ?? 5 * 1024 * 1024,
-    ajv: {
-      customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array', useDefaults: true },
-    },
   })
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header(CORRELATION_ID_RESPONSE_HEADER, request.id)
   })
 
-  for (const schema of restSchemas()) app.addSchema(schema)
+  const schemas = restSchemas()
+  for (const schema of schemas) app.addSchema(schema)
+  const validators = createValidators(schemas)
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    (httpPart === 'body' ? validators.body : validators.request).compile(schema),
+  )
   app.setErrorHandler(handleError)
   app.setNotFoundHandler(async (request) => {
     throw new AppError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0] ?? ''}`, {
@@ -126,6 +154,7 @@ export function buildApp(deps: AppDependencies): FastifyInstance {
     )
     routes.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
     registerInstanceRoutes(routes, deps)
+    registerEventRoutes(routes, deps)
   })
   return app
 }

@@ -5,6 +5,7 @@ import {
   type Logger,
   type ServiceConfig,
   type TenancyCommands,
+  type EventRecorder,
 } from '@memory-service/shared'
 import { buildApp } from './app.js'
 import { startGrpcServer } from './grpc/grpcServer.js'
@@ -20,6 +21,7 @@ export interface GatewayDependencies {
   engines: Engines
   control: ControlPlane
   tenancy: TenancyCommands
+  events: EventRecorder
   /** How many gateway processes share the rate limits (see createRateLimiter). */
   gatewayCount?: () => number
 }
@@ -36,6 +38,7 @@ export async function startGateway(
     checkReadiness,
     control: deps.control,
     tenancy: deps.tenancy,
+    events: deps.events,
     rateLimiter: createRateLimiter(deps.gatewayCount ? { gatewayCount: deps.gatewayCount } : {}),
   })
   const httpAddress = await app.listen({ host: config.http.host, port: config.http.port })

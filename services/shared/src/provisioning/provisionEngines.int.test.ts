@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { testConfig, testLogger, uniqueName } from '../../../../test/support/testEngines.js'
 import { createClickhouseClient, createClickhouseStore } from '../clickhouse/createClickhouseStore.js'
+import { createElasticsearchClient } from '../elasticsearch/createElasticsearchStore.js'
 import { clickhouseDataPath } from '../connectEngines.js'
 import { createKafka } from '../kafka/createKafka.js'
 import { createTopicAdmin } from '../kafka/topicAdmin.js'
@@ -20,6 +21,7 @@ const declarations = {
 const topicAdmin = await createTopicAdmin(
   createKafka({ brokers: config.kafka.brokers, clientId: 'provisioning-test', logger }),
 )
+const elasticsearch = createElasticsearchClient(config.elasticsearch)
 const neo4j = createNeo4jStore(createNeo4jDriver(config.neo4j), config.neo4j.database)
 const clickhouse = createClickhouseStore(
   await createClickhouseClient({ ...config.clickhouse, dataPath: clickhouseDataPath(config) }),
@@ -30,13 +32,15 @@ afterAll(async () => {
   await topicAdmin.deleteTopics(declarations.topics.map((topic) => topic.name))
   await topicAdmin.close()
   await clickhouse.command(`DROP DATABASE IF EXISTS ${clickhouse.database}`)
-  await Promise.all([neo4j.close(), clickhouse.close()])
+  for (const index of declarations.indices)
+    await elasticsearch.indices.delete({ index: index.name }, { ignore: [404] })
+  await Promise.all([neo4j.close(), clickhouse.close(), elasticsearch.close()])
 })
 
 describe('provisioning', () => {
   it('creates every declared topic, constraint and table, and a second run is a no-op', async () => {
-    await provisionEngines({ topicAdmin, neo4j, clickhouse }, declarations, logger)
-    await provisionEngines({ topicAdmin, neo4j, clickhouse }, declarations, logger)
+    await provisionEngines({ topicAdmin, elasticsearch, neo4j, clickhouse }, declarations, logger)
+    await provisionEngines({ topicAdmin, elasticsearch, neo4j, clickhouse }, declarations, logger)
 
     const topics = await topicAdmin.describeTopics(declarations.topics.map((topic) => topic.name))
     for (const topic of declarations.topics) {
@@ -44,6 +48,11 @@ describe('provisioning', () => {
       for (const [name, value] of Object.entries(topic.config)) {
         expect(topics.get(topic.name)?.config[name], `${topic.name} ${name}`).toBe(value)
       }
+    }
+
+    for (const index of declarations.indices) {
+      const mapping = await elasticsearch.indices.getMapping({ index: index.name })
+      expect(mapping[index.name]?.mappings.dynamic, index.name).toBe(String(index.mappings.dynamic))
     }
 
     const constraints = await neo4j.read<{ name: string }>('SHOW CONSTRAINTS YIELD name RETURN name')

@@ -1,14 +1,23 @@
 import { readFileSync, readdirSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import type { Client as ElasticsearchClient, estypes } from '@elastic/elasticsearch'
 import type { ClickhouseStore } from '../clickhouse/createClickhouseStore.js'
+import { createElasticsearchStore } from '../elasticsearch/createElasticsearchStore.js'
 import type { TopicAdmin, TopicDeclaration } from '../kafka/topicAdmin.js'
 import type { Logger } from '../logging/createLogger.js'
 import { splitCypherStatements, type Neo4jStore } from '../neo4j/createNeo4jStore.js'
 
 /** The declarations under infra/: what every engine must contain before the services run. */
+export interface IndexDeclaration {
+  name: string
+  settings: estypes.IndicesIndexSettings
+  mappings: estypes.MappingTypeMapping
+}
+
 export interface EngineDeclarations {
   topics: TopicDeclaration[]
+  indices: IndexDeclaration[]
   neo4jSchema: string[]
   clickhouseDdl: { file: string; source: string }[]
 }
@@ -25,17 +34,35 @@ export function loadEngineDeclarations(infraDir = defaultInfraDir): EngineDeclar
     .filter((file) => file.endsWith('.sql'))
     .sort()
     .map((file) => ({ file, source: readFileSync(join(clickhouseDir, file), 'utf8') }))
-  return { topics, neo4jSchema, clickhouseDdl }
+  const { indices } = JSON.parse(readFileSync(join(infraDir, 'elasticsearch/indices.json'), 'utf8')) as {
+    indices: IndexDeclaration[]
+  }
+  return { topics, indices, neo4jSchema, clickhouseDdl }
 }
 
 /** Creates what the declarations describe. Every step is idempotent, so it runs at each start. */
 export async function provisionEngines(
-  engines: { topicAdmin: TopicAdmin; neo4j: Neo4jStore; clickhouse: ClickhouseStore },
+  engines: {
+    topicAdmin: TopicAdmin
+    elasticsearch: ElasticsearchClient
+    neo4j: Neo4jStore
+    clickhouse: ClickhouseStore
+  },
   declarations: EngineDeclarations,
   logger: Logger,
 ): Promise<void> {
   const { created, updated } = await engines.topicAdmin.ensureTopics(declarations.topics)
   logger.info({ created, updated, declared: declarations.topics.length }, 'kafka topics provisioned')
+  for (const index of declarations.indices) {
+    await createElasticsearchStore(engines.elasticsearch, index.name).ensureIndex(
+      index.mappings,
+      index.settings,
+    )
+  }
+  logger.info(
+    { indices: declarations.indices.map((index) => index.name) },
+    'elasticsearch indices provisioned',
+  )
   await engines.neo4j.applySchema(declarations.neo4jSchema)
   logger.info({ statements: declarations.neo4jSchema.length }, 'neo4j constraints provisioned')
   for (const { source } of declarations.clickhouseDdl) await engines.clickhouse.applyDdl(source)

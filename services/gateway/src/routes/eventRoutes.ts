@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify'
+import { AppError, type EventBatchRequest, type EventRecorder } from '@memory-service/shared'
+
+/** `POST /v1/events/batch`: conversation events of the key's own instance, acknowledged one by one. */
+export function registerEventRoutes(app: FastifyInstance, deps: { events?: EventRecorder }): void {
+  const recorder = deps.events
+  if (!recorder) return
+  app.post<{ Body: EventBatchRequest }>(
+    '/v1/events/batch',
+    {
+      config: { permission: 'events:write' },
+      schema: {
+        tags: ['events'],
+        summary:
+          'Record conversation events; each is accepted (in Kafka), duplicate (its event_id was seen) or rejected',
+        body: { $ref: 'EventBatchRequest.schema.json#' },
+        response: { 200: { $ref: 'EventBatchResponse.schema.json#' } },
+      },
+    },
+    async (request) => {
+      const principal = request.principal
+      if (!principal) throw new AppError('UNAUTHORIZED', 'Authentication required')
+      return recorder.record(
+        { instanceId: principal.instance.instance_id, clientId: principal.instance.client_id },
+        request.body.events,
+        request.id,
+      )
+    },
+  )
+}
