@@ -241,7 +241,7 @@ describe('POST /v1/events/batch', () => {
     expect(response.body.rejected).toBe(8)
     expect(response.body.results.map((result) => result.message)).toEqual([
       'content is required for user_message',
-      'event_type must be equal to one of the allowed values',
+      'event_type must be one of: user_message, assistant_message, system_message, tool_message, session_started, session_ended',
       'content is not allowed on session_started',
       'conversation_id must match pattern "^[A-Za-z0-9._:@-]+$"',
       'extra is not a known field',

@@ -243,7 +243,7 @@ describe('permissions and tenancy', () => {
       details: {
         fields: {
           name: 'must NOT have fewer than 1 characters',
-          tier: 'must be equal to one of the allowed values',
+          tier: 'must be one of: free, pro, enterprise',
         },
       },
     })

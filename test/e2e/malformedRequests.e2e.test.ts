@@ -71,6 +71,9 @@ const knownPaths = [
   '/readyz',
   '/openapi.json',
   '/v1/memories',
+  '/v1/memories/batch',
+  '/v1/memories/ing_00000000000000000000000000000000/status',
+  '/v1/events/batch',
 ]
 
 const path = fc.oneof(
@@ -129,6 +132,54 @@ const body = fc.oneof(
     )
     .map((value) => JSON.stringify(value)),
   fc.constant('x'.repeat(6 * 1024 * 1024)),
+  fc
+    .record(
+      {
+        document: fc.oneof(fc.string({ maxLength: 100 }), fc.anything({ maxDepth: 1 })),
+        document_type: fc.oneof(fc.constantFrom('email', 'note', 'fax'), fc.string({ maxLength: 10 })),
+        mode: fc.oneof(fc.constantFrom('fast', 'long-range', 'slow'), fc.integer()),
+        document_id: fc.oneof(fc.string({ maxLength: 300 }), fc.integer()),
+        document_created_at: fc.oneof(
+          fc.date({ noInvalidDate: true }).map((date) => date.toISOString()),
+          fc.string(),
+        ),
+        metadata: fc.anything({ maxDepth: 2 }),
+      },
+      { requiredKeys: [] },
+    )
+    .map((value) => JSON.stringify(value)),
+  fc
+    .record(
+      {
+        documents: fc.oneof(
+          fc.array(fc.anything({ maxDepth: 2 }), { maxLength: 4 }),
+          fc.anything({ maxDepth: 1 }),
+        ),
+        fail_fast: fc.anything({ maxDepth: 0 }),
+        events: fc.oneof(
+          fc.array(
+            fc.record(
+              {
+                event_id: fc.oneof(fc.string({ maxLength: 140 }), fc.integer()),
+                event_type: fc.oneof(
+                  fc.constantFrom('user_message', 'session_started', 'shout'),
+                  fc.string({ maxLength: 8 }),
+                ),
+                conversation_id: fc.string({ maxLength: 20 }),
+                user_id: fc.string({ maxLength: 20 }),
+                role: fc.string({ maxLength: 10 }),
+                content: fc.anything({ maxDepth: 1 }),
+              },
+              { requiredKeys: [] },
+            ),
+            { maxLength: 5 },
+          ),
+          fc.anything({ maxDepth: 1 }),
+        ),
+      },
+      { requiredKeys: [] },
+    )
+    .map((value) => JSON.stringify(value)),
 )
 
 describe('malformed requests', () => {

@@ -16,6 +16,12 @@ import {
   createEventRecorder,
   createClaimStore,
   IDEMPOTENCY_INDEX,
+  DOCUMENT_SUBJECT,
+  documentAcceptedSchema,
+  createDocumentIngestor,
+  createElasticsearchStore,
+  INGESTION_JOBS_INDEX,
+  type IngestionJob,
   type Logger,
   type ServiceConfig,
   type CreatedInstance,
@@ -92,20 +98,20 @@ export async function startServices(
           closers.push(() => presence.close())
           await engines.schemaCodec.register([
             { subject: CONVERSATION_EVENT_SUBJECT, schema: conversationEventRecordedSchema },
+            { subject: DOCUMENT_SUBJECT, schema: documentAcceptedSchema },
           ])
           const producer = await createEventProducer(engines.kafka, engines.schemaCodec)
           closers.push(() => producer.close())
-          const events = createEventRecorder({
-            producer,
-            claims: createClaimStore(engines.elasticsearch, {
-              index: IDEMPOTENCY_INDEX,
-              owner: `gateway-${process.pid}-${randomUUID()}`,
-            }),
-            logger: serviceLogger,
+          const claims = createClaimStore(engines.elasticsearch, {
+            index: IDEMPOTENCY_INDEX,
+            owner: `gateway-${process.pid}-${randomUUID()}`,
           })
+          const events = createEventRecorder({ producer, claims, logger: serviceLogger })
+          const jobs = createElasticsearchStore<IngestionJob>(engines.elasticsearch, INGESTION_JOBS_INDEX)
+          const documents = createDocumentIngestor({ producer, claims, jobs, logger: serviceLogger })
           const gateway = await startGateway(
             config,
-            { engines, control, tenancy, events, gatewayCount: () => presence.count() },
+            { engines, control, tenancy, events, documents, jobs, gatewayCount: () => presence.count() },
             serviceLogger,
           )
           closers.push(() => gateway.close())

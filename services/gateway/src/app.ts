@@ -19,6 +19,7 @@ import { handleError } from './http/errorHandler.js'
 import { registerFrontDoor } from './http/frontDoor.js'
 import { createRateLimiter, type RateLimiter } from './http/rateLimiter.js'
 import { registerEventRoutes } from './routes/eventRoutes.js'
+import { registerMemoryRoutes, type MemoryRouteDependencies } from './routes/memoryRoutes.js'
 import { registerInstanceRoutes } from './routes/instanceRoutes.js'
 
 const restSchemasDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../../schemas/rest')
@@ -31,7 +32,7 @@ function restSchemas(): { $id: string }[] {
     .map((file) => JSON.parse(readFileSync(join(restSchemasDir, file), 'utf8')) as { $id: string })
 }
 
-export interface AppDependencies {
+export interface AppDependencies extends MemoryRouteDependencies {
   logger: Logger
   /** Checks every engine with a real client call. */
   checkReadiness(): Promise<Readiness>
@@ -155,6 +156,7 @@ export function buildApp(deps: AppDependencies): FastifyInstance {
     routes.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
     registerInstanceRoutes(routes, deps)
     registerEventRoutes(routes, deps)
+    registerMemoryRoutes(routes, deps)
   })
   return app
 }

@@ -135,9 +135,9 @@ describe('error bodies', () => {
       code: 'INVALID_INPUT',
       details: {
         fields: {
-          document: "must have required property 'document'",
+          document: 'is required',
           extra: 'is not a known field',
-          mode: 'must be equal to one of the allowed values',
+          mode: 'must be one of: fast, long-range',
         },
       },
     })

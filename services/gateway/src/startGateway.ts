@@ -6,6 +6,9 @@ import {
   type ServiceConfig,
   type TenancyCommands,
   type EventRecorder,
+  type DocumentIngestor,
+  type ElasticsearchStore,
+  type IngestionJob,
 } from '@memory-service/shared'
 import { buildApp } from './app.js'
 import { startGrpcServer } from './grpc/grpcServer.js'
@@ -22,6 +25,8 @@ export interface GatewayDependencies {
   control: ControlPlane
   tenancy: TenancyCommands
   events: EventRecorder
+  documents: DocumentIngestor
+  jobs: ElasticsearchStore<IngestionJob>
   /** How many gateway processes share the rate limits (see createRateLimiter). */
   gatewayCount?: () => number
 }
@@ -39,6 +44,8 @@ export async function startGateway(
     control: deps.control,
     tenancy: deps.tenancy,
     events: deps.events,
+    documents: deps.documents,
+    jobs: deps.jobs,
     rateLimiter: createRateLimiter(deps.gatewayCount ? { gatewayCount: deps.gatewayCount } : {}),
   })
   const httpAddress = await app.listen({ host: config.http.host, port: config.http.port })

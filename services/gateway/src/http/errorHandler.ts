@@ -1,36 +1,12 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import { AppError, invalidInput, toErrorBody } from '@memory-service/shared'
-
-type ValidationIssue = NonNullable<FastifyError['validation']>[number]
-
-function fieldName(issue: ValidationIssue, context: string | undefined): string {
-  const path = issue.instancePath.split('/').filter(Boolean).join('.')
-  const missing =
-    issue.keyword === 'required' ? String((issue.params as { missingProperty?: string }).missingProperty) : ''
-  const extra =
-    issue.keyword === 'additionalProperties'
-      ? String((issue.params as { additionalProperty?: string }).additionalProperty)
-      : ''
-  const name = [path, missing || extra].filter(Boolean).join('.')
-  return name || context || 'body'
-}
-
-function validationFields(error: FastifyError): Record<string, string> {
-  const fields: Record<string, string> = {}
-  for (const issue of error.validation ?? []) {
-    const name = fieldName(issue, error.validationContext)
-    const message =
-      issue.keyword === 'additionalProperties' ? 'is not a known field' : (issue.message ?? 'is invalid')
-    fields[name] ??= message
-  }
-  return fields
-}
+import { AppError, fieldsOfIssues, invalidInput, toErrorBody } from '@memory-service/shared'
 
 /** Turns any error into the spec's body. 4xx raised by fastify itself (bad JSON, wrong content type, body too large) become INVALID_INPUT. */
 export function toAppError(error: FastifyError | AppError | Error): AppError {
   if (error instanceof AppError) return error
   const fastifyError = error as FastifyError
-  if (fastifyError.validation) return invalidInput(validationFields(fastifyError))
+  if (fastifyError.validation)
+    return invalidInput(fieldsOfIssues(fastifyError.validation, fastifyError.validationContext ?? 'body'))
   const status = fastifyError.statusCode
   if (status !== undefined && status >= 400 && status < 500) {
     const fields: Record<string, string> = {}

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { Ajv, type ErrorObject } from 'ajv'
+import { Ajv } from 'ajv'
 import addFormats from 'ajv-formats'
+import { fieldsOfIssues } from '../errors/validationMessages.js'
 import type {
   ConversationEvent,
   ConversationEventRecorded,
@@ -35,23 +36,6 @@ const roleOfEventType: Record<ConversationEvent['event_type'], ConversationEvent
 
 export type EventResult = EventBatchResponse['results'][number]
 
-function describe(error: ErrorObject): string {
-  const field = [
-    ...error.instancePath.split('/').filter(Boolean),
-    ...(error.keyword === 'required' ? [(error.params as { missingProperty: string }).missingProperty] : []),
-    ...(error.keyword === 'additionalProperties'
-      ? [(error.params as { additionalProperty: string }).additionalProperty]
-      : []),
-  ].join('.')
-  const message =
-    error.keyword === 'additionalProperties'
-      ? 'is not a known field'
-      : error.keyword === 'required'
-        ? 'is required'
-        : (error.message ?? 'is invalid')
-  return field ? `${field} ${message}` : message
-}
-
 /**
  * Checks one event of a batch on its own. Returns the event, or the messages that reject it (an invalid event
  * never fails the rest of the batch).
@@ -59,7 +43,12 @@ function describe(error: ErrorObject): string {
 export function validateConversationEvent(
   raw: unknown,
 ): { event: ConversationEvent } | { problems: string[] } {
-  if (!validateShape(raw)) return { problems: (validateShape.errors ?? []).map(describe) }
+  if (!validateShape(raw)) {
+    const fields = fieldsOfIssues(validateShape.errors ?? [], '')
+    return {
+      problems: Object.entries(fields).map(([field, message]) => (field ? `${field} ${message}` : message)),
+    }
+  }
   const expectedRole = roleOfEventType[raw.event_type]
   const problems: string[] = []
   if (expectedRole === null && raw.role !== undefined)

@@ -1,0 +1,145 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import {
+  AppError,
+  invalidInput,
+  validateDocument,
+  type Document,
+  type DocumentBatchRequest,
+  type DocumentBatchResponse,
+  type DocumentIngestor,
+  type ElasticsearchStore,
+  type IngestionJob,
+  type Principal,
+} from '@memory-service/shared'
+
+export interface MemoryRouteDependencies {
+  documents?: DocumentIngestor
+  jobs?: ElasticsearchStore<IngestionJob>
+}
+
+function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new AppError('UNAUTHORIZED', 'Authentication required')
+  return request.principal
+}
+
+function scopeOf(principal: Principal) {
+  return { instanceId: principal.instance.instance_id, clientId: principal.instance.client_id }
+}
+
+/** Document ingestion and job status, always within the key's own instance. */
+export function registerMemoryRoutes(app: FastifyInstance, deps: MemoryRouteDependencies): void {
+  const { documents, jobs } = deps
+  if (!documents || !jobs) return
+
+  app.post<{ Body: Document }>(
+    '/v1/memories',
+    {
+      config: { permission: 'memories:write' },
+      bodyLimit: 3 * 1024 * 1024,
+      schema: {
+        tags: ['memories'],
+        summary: 'Queue a document for ingestion (201 means queued in Kafka, not extracted)',
+        body: { $ref: 'Document.schema.json#' },
+        response: {
+          201: { $ref: 'IngestionAccepted.schema.json#' },
+          409: { $ref: 'ErrorBody.schema.json#' },
+        },
+      },
+    },
+    async (request, reply) => {
+      const [outcome] = await documents.ingest(scopeOf(principalOf(request)), [request.body], request.id)
+      if (!outcome) throw new AppError('INTERNAL_ERROR', 'no ingestion outcome')
+      if ('error' in outcome) throw outcome.error
+      return reply.status(201).send({ ingestion_id: outcome.ingestionId, status: 'queued' })
+    },
+  )
+
+  app.post<{ Body: DocumentBatchRequest }>(
+    '/v1/memories/batch',
+    {
+      config: { permission: 'memories:write' },
+      bodyLimit: 50 * 1024 * 1024,
+      schema: {
+        tags: ['memories'],
+        summary:
+          'Queue up to 100 documents; invalid ones are reported, or with fail_fast reject the whole batch',
+        body: { $ref: 'DocumentBatchRequest.schema.json#' },
+        response: { 200: { $ref: 'DocumentBatchResponse.schema.json#' } },
+      },
+    },
+    async (request): Promise<DocumentBatchResponse> => {
+      const checked = request.body.documents.map((raw) => validateDocument(raw))
+      const errors: DocumentBatchResponse['errors'] = []
+      const valid: { index: number; document: Document }[] = []
+      checked.forEach((result, index) => {
+        if ('document' in result) valid.push({ index, document: result.document })
+        else
+          errors.push({
+            index,
+            code: 'INVALID_INPUT',
+            message: 'Document validation failed',
+            details: { fields: result.fields },
+          })
+      })
+      if (request.body.fail_fast && errors.length > 0) {
+        const fields: Record<string, string> = {}
+        for (const error of errors) {
+          for (const [field, message] of Object.entries(error.details.fields as Record<string, string>)) {
+            fields[`documents[${error.index}].${field}`] = message
+          }
+        }
+        throw invalidInput(fields, 'A document is invalid and fail_fast is set: nothing was queued')
+      }
+      const outcomes = await documents.ingest(
+        scopeOf(principalOf(request)),
+        valid.map(({ document }) => document),
+        request.id,
+      )
+      const results: DocumentBatchResponse['results'] = []
+      outcomes.forEach((outcome, position) => {
+        const index = valid[position]?.index ?? -1
+        if ('error' in outcome) {
+          errors.push({
+            index,
+            code: outcome.error.code as DocumentBatchResponse['errors'][number]['code'],
+            message: outcome.error.message,
+            details: outcome.error.details,
+          })
+        } else results.push({ index, ingestion_id: outcome.ingestionId, status: 'queued' })
+      })
+      return { results, errors: errors.sort((a, b) => a.index - b.index) }
+    },
+  )
+
+  app.get<{ Params: { ingestion_id: string } }>(
+    '/v1/memories/:ingestion_id/status',
+    {
+      config: { permission: 'memories:read' },
+      schema: {
+        tags: ['memories'],
+        summary: 'Status of an ingestion job of this instance',
+        params: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['ingestion_id'],
+          properties: { ingestion_id: { type: 'string', maxLength: 64 } },
+        },
+        response: { 200: { $ref: 'IngestionStatus.schema.json#' } },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request)
+      const job = /^ing_[0-9a-f]{32}$/.test(request.params.ingestion_id)
+        ? await jobs.get(request.params.ingestion_id)
+        : null
+      // Another instance's job is answered like a missing one.
+      if (job?.instance_id !== principal.instance.instance_id) {
+        throw new AppError('NOT_FOUND', 'Ingestion job not found', {
+          ingestion_id: request.params.ingestion_id,
+        })
+      }
+      const { instance_id, updated_at, ...status } = job
+      return status
+    },
+  )
+}
