@@ -49,3 +49,11 @@ export function createMemoryClient(options: MemoryClientOptions) {
 }
 
 export type MemoryClient = ReturnType<typeof createMemoryClient>
+
+export * from './errors.js'
+export {
+  createEventStream,
+  type EventStream,
+  type EventStreamOptions,
+  type StreamEvent,
+} from './eventStream.js'

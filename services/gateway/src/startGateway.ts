@@ -38,6 +38,8 @@ export async function startGateway(
   logger: Logger,
 ): Promise<RunningGateway> {
   const checkReadiness = () => checkDependencies(deps.engines.probes)
+  // REST and gRPC calls of one key draw from the same bucket.
+  const rateLimiter = createRateLimiter(deps.gatewayCount ? { gatewayCount: deps.gatewayCount } : {})
   const app = buildApp({
     logger: logger.child({ component: 'http' }),
     checkReadiness,
@@ -46,12 +48,18 @@ export async function startGateway(
     events: deps.events,
     documents: deps.documents,
     jobs: deps.jobs,
-    rateLimiter: createRateLimiter(deps.gatewayCount ? { gatewayCount: deps.gatewayCount } : {}),
+    rateLimiter,
   })
   const httpAddress = await app.listen({ host: config.http.host, port: config.http.port })
   const grpc = await startGrpcServer(config.grpc.host, config.grpc.port, {
     logger: logger.child({ component: 'grpc' }),
     checkReadiness,
+    eventStream: {
+      control: deps.control,
+      events: deps.events,
+      rateLimiter,
+      logger: logger.child({ component: 'event-stream' }),
+    },
   })
   return {
     httpAddress,

@@ -6,6 +6,8 @@ import type { Logger, Readiness } from '@memory-service/shared'
 import type { ProtoGrpcType as HealthProto } from '@memory-service/shared/proto/health'
 import type { HealthHandlers } from '@memory-service/shared/proto/grpc/health/v1/Health'
 import type { HealthCheckResponse } from '@memory-service/shared/proto/grpc/health/v1/HealthCheckResponse'
+import type { ProtoGrpcType as EventStreamProto } from '@memory-service/shared/proto/event_stream'
+import { createEventStreamHandlers, type EventStreamDependencies } from './eventStreamService.js'
 
 const protoDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../proto')
 
@@ -21,6 +23,8 @@ const loaderOptions: protoLoader.Options = {
 export interface GrpcServerDependencies {
   logger: Logger
   checkReadiness(): Promise<Readiness>
+  /** Serves memory.v1.EventStream when given. */
+  eventStream?: EventStreamDependencies
   /** How often Watch re-checks readiness and pushes a change. */
   watchIntervalMs?: number
 }
@@ -28,7 +32,7 @@ export interface GrpcServerDependencies {
 type ServingStatus = NonNullable<HealthCheckResponse['status']>
 
 /** Services this server answers health checks for: "" is the whole server. */
-const knownServices = new Set(['', 'grpc.health.v1.Health'])
+const knownServices = new Set(['', 'grpc.health.v1.Health', 'memory.v1.EventStream'])
 
 export function createHealthHandlers(deps: GrpcServerDependencies): HealthHandlers {
   const statusFor = async (service: string): Promise<ServingStatus> => {
@@ -79,10 +83,17 @@ export async function startGrpcServer(
   port: number,
   deps: GrpcServerDependencies,
 ): Promise<GrpcServer> {
-  const definition = protoLoader.loadSync('grpc/health/v1/health.proto', loaderOptions)
-  const proto = grpc.loadPackageDefinition(definition) as unknown as HealthProto
+  const health = grpc.loadPackageDefinition(
+    protoLoader.loadSync('grpc/health/v1/health.proto', loaderOptions),
+  ) as unknown as HealthProto
   const server = new grpc.Server()
-  server.addService(proto.grpc.health.v1.Health.service, createHealthHandlers(deps))
+  server.addService(health.grpc.health.v1.Health.service, createHealthHandlers(deps))
+  if (deps.eventStream) {
+    const events = grpc.loadPackageDefinition(
+      protoLoader.loadSync('memory/v1/event_stream.proto', loaderOptions),
+    ) as unknown as EventStreamProto
+    server.addService(events.memory.v1.EventStream.service, createEventStreamHandlers(deps.eventStream))
+  }
   const boundPort = await new Promise<number>((resolvePort, reject) => {
     server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (error, actual) => {
       if (error) reject(error)

@@ -1,0 +1,158 @@
+/**
+ * The bidirectional gRPC stream with the client library, against the real stack: every event acknowledged
+ * once, in order; nothing lost or doubled when the gateway dies mid-stream and the client reconnects.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  CONVERSATION_EVENTS_TOPIC,
+  createControlEventFactory,
+  createControlPlane,
+  createKafka,
+  createSchemaCodec,
+  createTenancyCommands,
+  type ControlPlane,
+  type ConversationEventRecorded,
+  type CreatedInstance,
+} from '@memory-service/shared'
+import { AuthenticationError, createEventStream, type MemoryServiceClientError } from '@memory-service/client'
+import type { EventAck__Output } from '@memory-service/shared/proto/memory/v1/EventAck'
+import { startServices, type RunningServices } from '../../services/cli/src/startServices.js'
+import { eventually, readTopicToEnd, testConfig, testLogger, uniqueName } from '../support/testEngines.js'
+
+const rateLimitGroup = uniqueName('gateways')
+const config = testConfig({ HTTP_PORT: '0', GRPC_PORT: '0', RATE_LIMIT_GROUP: rateLimitGroup })
+const logger = testLogger()
+const kafka = createKafka({ brokers: config.kafka.brokers, clientId: 'event-stream-e2e', logger })
+const codec = createSchemaCodec(config.schemaRegistry.url)
+let gateway: RunningServices
+let control: ControlPlane
+let instance: CreatedInstance
+
+const turn = (conversationId: string, index: number) => ({
+  event_type: 'user_message' as const,
+  conversation_id: conversationId,
+  user_id: 'user-1',
+  content: `turn ${index}`,
+})
+
+async function recordedIn(conversationId: string): Promise<ConversationEventRecorded[]> {
+  const records = await readTopicToEnd<ConversationEventRecorded>(kafka, codec, CONVERSATION_EVENTS_TOPIC)
+  return records
+    .map((record) => record.value)
+    .filter(
+      (event) =>
+        event.instance_id === instance.instance.instance_id && event.conversation_id === conversationId,
+    )
+}
+
+beforeAll(async () => {
+  gateway = await startServices(config, ['gateway'], logger)
+  control = await createControlPlane({ kafka, codec: createSchemaCodec(config.schemaRegistry.url), logger })
+  const events = createControlEventFactory()
+  instance = await createTenancyCommands(control, events).createInstance(
+    {
+      clientId: events.newClientId(),
+      name: 'stream',
+      tier: 'enterprise',
+      rateLimit: { requests_per_minute: 100_000, burst: 10_000 },
+    },
+    'e2e',
+  )
+  await eventually(async () => {
+    const response = await fetch(`${gateway.addresses.http ?? ''}/dashboard/instances`, {
+      headers: { authorization: `Bearer ${instance.api_key.key}` },
+    })
+    return response.status === 200 ? true : undefined
+  })
+})
+
+afterAll(async () => {
+  await control.close()
+  await gateway.close()
+})
+
+describe('event stream', () => {
+  it('acknowledges events sent right after opening the stream, each once and in order', async () => {
+    const conversationId = uniqueName('conv-open')
+    const acks: EventAck__Output[] = []
+    const stream = createEventStream({
+      address: gateway.addresses.grpc ?? '',
+      apiKey: instance.api_key.key,
+      onAck: (ack) => acks.push(ack),
+    })
+    stream.start()
+    const ids = Array.from({ length: 30 }, (_, index) => stream.send(turn(conversationId, index)))
+    await stream.stop(10_000)
+    expect(acks.map((ack) => ack.eventId)).toEqual(ids)
+    expect(new Set(acks.map((ack) => ack.status))).toEqual(new Set(['ACCEPTED']))
+    const recorded = await recordedIn(conversationId)
+    expect(recorded.map((event) => event.event_id)).toEqual(ids)
+  })
+
+  it('loses nothing and duplicates nothing when the gateway dies mid-stream and the client reconnects', async () => {
+    const conversationId = uniqueName('conv-kill')
+    const grpcPort = (gateway.addresses.grpc ?? '').split(':')[1] ?? ''
+    const acked = new Map<string, string>()
+    const stream = createEventStream({
+      address: gateway.addresses.grpc ?? '',
+      apiKey: instance.api_key.key,
+      backoff: { initialMs: 100, maxMs: 1000 },
+      onAck: (ack) => acked.set(ack.eventId, ack.status),
+      warn: () => undefined,
+    })
+    stream.start()
+    const ids: string[] = []
+    for (let index = 0; index < 60; index += 1) {
+      ids.push(stream.send(turn(conversationId, index)))
+      if (index === 29) {
+        // The gateway goes away with events in flight, and comes back on the same port.
+        await gateway.close()
+        gateway = await startServices(
+          testConfig({ HTTP_PORT: '0', GRPC_PORT: grpcPort, RATE_LIMIT_GROUP: rateLimitGroup }),
+          ['gateway'],
+          logger,
+        )
+      }
+      if (index % 10 === 0) await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    await eventually(async () => (stream.pending() === 0 ? true : undefined), 60_000)
+    await stream.stop()
+    expect([...acked.keys()].sort()).toEqual([...ids].sort())
+    expect([...acked.values()].every((status) => status === 'ACCEPTED' || status === 'DUPLICATE')).toBe(true)
+    const recorded = await recordedIn(conversationId)
+    expect(recorded.map((event) => event.event_id).sort()).toEqual([...ids].sort())
+  })
+
+  it('acknowledges an invalid event as rejected and goes on with the next one', async () => {
+    const acks: EventAck__Output[] = []
+    const stream = createEventStream({
+      address: gateway.addresses.grpc ?? '',
+      apiKey: instance.api_key.key,
+      onAck: (ack) => acks.push(ack),
+    })
+    stream.start()
+    stream.send({ event_type: 'session_started', conversation_id: 'c', user_id: 'u', content: 'not allowed' })
+    stream.send(turn(uniqueName('conv'), 1))
+    await stream.stop(10_000)
+    expect(acks.map((ack) => [ack.status, ack.code, ack.message])).toEqual([
+      ['REJECTED', 'INVALID_EVENT', 'content is not allowed on session_started'],
+      ['ACCEPTED', '', ''],
+    ])
+  })
+
+  it('ends with an authentication error for an unknown key instead of reconnecting', async () => {
+    const errors: MemoryServiceClientError[] = []
+    const stream = createEventStream({
+      address: gateway.addresses.grpc ?? '',
+      apiKey: `msk_0123456789abcdef_${'A'.repeat(43)}`,
+      onError: (error) => errors.push(error),
+    })
+    stream.start()
+    stream.send(turn('c', 1))
+    await eventually(async () => (errors.length > 0 ? true : undefined))
+    expect(errors[0]).toBeInstanceOf(AuthenticationError)
+    expect(errors[0]).toMatchObject({ code: 'UNAUTHORIZED', message: 'Unknown API key' })
+    expect(() => stream.send(turn('c', 2))).toThrow(/stopped/)
+    await stream.stop()
+  })
+})
