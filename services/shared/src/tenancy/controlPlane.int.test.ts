@@ -58,6 +58,26 @@ describe('control plane on Kafka', () => {
     await admin.deleteTopics([emptyTopic])
   })
 
+  it('answers an out-of-range change with INVALID_INPUT naming the field, not as an outage', async () => {
+    const control = await createControlPlane({ kafka, codec: codec(), logger, topic })
+    const tenancy = createTenancyCommands(control, createControlEventFactory())
+    await expect(
+      tenancy.createInstance(
+        {
+          clientId: 'cli_0123456789abcdef',
+          name: 'huge',
+          tier: 'enterprise',
+          rateLimit: { requests_per_minute: 10_000_000, burst: 10 },
+        },
+        'int',
+      ),
+    ).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      details: { fields: { 'rate_limit.requests_per_minute': 'must be <= 1000000' } },
+    })
+    await control.close()
+  })
+
   it('answers 503 SERVICE_UNAVAILABLE when the event log cannot take the write', async () => {
     const control = await createControlPlane({ kafka, codec: codec(), logger, topic })
     const events = createControlEventFactory()

@@ -3,10 +3,14 @@ import { readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Consumer, Kafka } from 'kafkajs'
-import { AppError } from '../errors/appError.js'
+import { AppError, invalidInput } from '../errors/appError.js'
 import { createEventProducer, type AppendedBatch } from '../kafka/eventProducer.js'
 import type { Logger } from '../logging/createLogger.js'
-import type { SchemaCodec, SchemaRegistration } from '../schemaRegistry/createSchemaCodec.js'
+import {
+  SchemaValidationError,
+  type SchemaCodec,
+  type SchemaRegistration,
+} from '../schemaRegistry/createSchemaCodec.js'
 import { applyControlEvent, emptyControlState, type ControlEvent, type ControlState } from './controlState.js'
 
 export const CONTROL_TOPIC = 'mem.control.v1'
@@ -136,6 +140,18 @@ export async function createControlPlane(options: ControlPlaneOptions): Promise<
           })),
         )
       } catch (error) {
+        // A payload the event schema refuses is bad input (say, a limit out of range), not an outage.
+        if (error instanceof SchemaValidationError) {
+          throw invalidInput(
+            Object.fromEntries(
+              error.paths.map((path) => [
+                path.split(' ')[0]?.slice(1).replaceAll('/', '.') ?? '',
+                path.split(' ').slice(1).join(' '),
+              ]),
+            ),
+            'The change does not match its event schema',
+          )
+        }
         log.error({ err: error, correlationId }, 'control event append failed')
         throw new AppError(
           'SERVICE_UNAVAILABLE',
