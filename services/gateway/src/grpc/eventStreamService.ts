@@ -78,11 +78,16 @@ export function createEventStreamHandlers(deps: EventStreamDependencies): EventS
       let working = false
       let ended = false
 
+      let paused = false
       const send = (ack: EventAck): void => {
         if (call.cancelled) return
-        if (!call.write({ ack })) {
+        if (!call.write({ ack }) && !paused) {
+          paused = true
           call.pause()
-          call.once('drain', () => call.resume())
+          call.once('drain', () => {
+            paused = false
+            call.resume()
+          })
         }
       }
 
