@@ -3,26 +3,10 @@
  * document_id reuse refused (409) even under concurrency, counted in Kafka itself.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  DOCUMENTS_TOPIC,
-  createControlEventFactory,
-  createControlPlane,
-  createKafka,
-  createSchemaCodec,
-  createTenancyCommands,
-  type ControlPlane,
-  type CreatedInstance,
-  type DocumentAccepted,
-} from '@memory-service/shared'
-import { startServices, type RunningServices } from '../../services/cli/src/startServices.js'
-import { eventually, readTopicToEnd, testConfig, testLogger, uniqueName } from '../support/testEngines.js'
+import { DOCUMENTS_TOPIC, type CreatedInstance, type DocumentAccepted } from '@memory-service/shared'
+import { readTopicToEnd, startGatewayWithInstance, uniqueName } from '../support/testEngines.js'
 
-const config = testConfig({ HTTP_PORT: '0', GRPC_PORT: '0', RATE_LIMIT_GROUP: uniqueName('gateways') })
-const logger = testLogger()
-const kafka = createKafka({ brokers: config.kafka.brokers, clientId: 'documents-e2e', logger })
-const codec = createSchemaCodec(config.schemaRegistry.url)
-let gateway: RunningServices
-let control: ControlPlane
+let harness: Awaited<ReturnType<typeof startGatewayWithInstance>>
 let instance: CreatedInstance
 let other: CreatedInstance
 
@@ -32,7 +16,7 @@ async function call(
   key = instance.api_key.key,
   headers: Record<string, string> = {},
 ) {
-  const response = await fetch(`${gateway.addresses.http ?? ''}${path}`, {
+  const response = await fetch(`${harness.gateway.addresses.http ?? ''}${path}`, {
     method: body === undefined ? 'GET' : 'POST',
     headers: {
       authorization: `Bearer ${key}`,
@@ -52,37 +36,20 @@ const doc = (overrides: Record<string, unknown> = {}) => ({
 })
 
 async function acceptedDocuments(): Promise<DocumentAccepted[]> {
-  const records = await readTopicToEnd<DocumentAccepted>(kafka, codec, DOCUMENTS_TOPIC)
+  const records = await readTopicToEnd<DocumentAccepted>(harness.kafka, harness.codec, DOCUMENTS_TOPIC)
   return records
     .map((record) => record.value)
     .filter((event) => event.instance_id === instance.instance.instance_id)
 }
 
 beforeAll(async () => {
-  gateway = await startServices(config, ['gateway'], logger)
-  control = await createControlPlane({ kafka, codec: createSchemaCodec(config.schemaRegistry.url), logger })
-  const events = createControlEventFactory()
-  const tenancy = createTenancyCommands(control, events)
-  const limit = { requests_per_minute: 100_000, burst: 10_000 }
-  instance = await tenancy.createInstance(
-    { clientId: events.newClientId(), name: 'docs', tier: 'enterprise', rateLimit: limit },
-    'e2e',
-  )
-  other = await tenancy.createInstance(
-    { clientId: events.newClientId(), name: 'other', tier: 'enterprise', rateLimit: limit },
-    'e2e',
-  )
-  for (const key of [instance.api_key.key, other.api_key.key]) {
-    await eventually(async () =>
-      (await call('/dashboard/instances', undefined, key)).status === 200 ? true : undefined,
-    )
-  }
+  harness = await startGatewayWithInstance('documents')
+  instance = harness.instance
+  other = await harness.createInstance('other')
+  await harness.untilUsable(other.api_key.key)
 })
 
-afterAll(async () => {
-  await control.close()
-  await gateway.close()
-})
+afterAll(() => harness.close())
 
 describe('POST /v1/memories', () => {
   it('queues a document: 201, a queued job at once, and the document in Kafka with the correlation id', async () => {
@@ -113,7 +80,7 @@ describe('POST /v1/memories', () => {
         errors: [],
       },
     })
-    const records = await readTopicToEnd<DocumentAccepted>(kafka, codec, DOCUMENTS_TOPIC)
+    const records = await readTopicToEnd<DocumentAccepted>(harness.kafka, harness.codec, DOCUMENTS_TOPIC)
     const record = records.find((entry) => entry.value.ingestion_id === ingestionId)
     expect(record?.value).toEqual({
       type: 'document_accepted',

@@ -5,27 +5,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   CONVERSATION_EVENTS_TOPIC,
-  createControlEventFactory,
-  createControlPlane,
-  createKafka,
-  createSchemaCodec,
-  createTenancyCommands,
-  type ControlPlane,
   type ConversationEventRecorded,
   type CreatedInstance,
 } from '@memory-service/shared'
 import { AuthenticationError, createEventStream, type MemoryServiceClientError } from '@memory-service/client'
 import type { EventAck__Output } from '@memory-service/shared/proto/memory/v1/EventAck'
 import { startServices, type RunningServices } from '../../services/cli/src/startServices.js'
-import { eventually, readTopicToEnd, testConfig, testLogger, uniqueName } from '../support/testEngines.js'
+import {
+  eventually,
+  readTopicToEnd,
+  startGatewayWithInstance,
+  testConfig,
+  uniqueName,
+} from '../support/testEngines.js'
 
-const rateLimitGroup = uniqueName('gateways')
-const config = testConfig({ HTTP_PORT: '0', GRPC_PORT: '0', RATE_LIMIT_GROUP: rateLimitGroup })
-const logger = testLogger()
-const kafka = createKafka({ brokers: config.kafka.brokers, clientId: 'event-stream-e2e', logger })
-const codec = createSchemaCodec(config.schemaRegistry.url)
+let harness: Awaited<ReturnType<typeof startGatewayWithInstance>>
+/** The gateway under test; the kill test replaces it. */
 let gateway: RunningServices
-let control: ControlPlane
 let instance: CreatedInstance
 
 const turn = (conversationId: string, index: number) => ({
@@ -36,7 +32,11 @@ const turn = (conversationId: string, index: number) => ({
 })
 
 async function recordedIn(conversationId: string): Promise<ConversationEventRecorded[]> {
-  const records = await readTopicToEnd<ConversationEventRecorded>(kafka, codec, CONVERSATION_EVENTS_TOPIC)
+  const records = await readTopicToEnd<ConversationEventRecorded>(
+    harness.kafka,
+    harness.codec,
+    CONVERSATION_EVENTS_TOPIC,
+  )
   return records
     .map((record) => record.value)
     .filter(
@@ -46,28 +46,13 @@ async function recordedIn(conversationId: string): Promise<ConversationEventReco
 }
 
 beforeAll(async () => {
-  gateway = await startServices(config, ['gateway'], logger)
-  control = await createControlPlane({ kafka, codec: createSchemaCodec(config.schemaRegistry.url), logger })
-  const events = createControlEventFactory()
-  instance = await createTenancyCommands(control, events).createInstance(
-    {
-      clientId: events.newClientId(),
-      name: 'stream',
-      tier: 'enterprise',
-      rateLimit: { requests_per_minute: 100_000, burst: 10_000 },
-    },
-    'e2e',
-  )
-  await eventually(async () => {
-    const response = await fetch(`${gateway.addresses.http ?? ''}/dashboard/instances`, {
-      headers: { authorization: `Bearer ${instance.api_key.key}` },
-    })
-    return response.status === 200 ? true : undefined
-  })
+  harness = await startGatewayWithInstance('stream')
+  gateway = harness.gateway
+  instance = harness.instance
 })
 
 afterAll(async () => {
-  await control.close()
+  await harness.control.close()
   await gateway.close()
 })
 
@@ -108,9 +93,9 @@ describe('event stream', () => {
         // The gateway goes away with events in flight, and comes back on the same port.
         await gateway.close()
         gateway = await startServices(
-          testConfig({ HTTP_PORT: '0', GRPC_PORT: grpcPort, RATE_LIMIT_GROUP: rateLimitGroup }),
+          testConfig({ HTTP_PORT: '0', GRPC_PORT: grpcPort, RATE_LIMIT_GROUP: harness.rateLimitGroup }),
           ['gateway'],
-          logger,
+          harness.logger,
         )
       }
       if (index % 10 === 0) await new Promise((resolve) => setTimeout(resolve, 20))

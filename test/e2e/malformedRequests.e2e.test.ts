@@ -5,52 +5,23 @@
  */
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  createControlEventFactory,
-  createControlPlane,
-  createKafka,
-  createSchemaCodec,
-  createTenancyCommands,
-  permissionPresets,
-  type ControlPlane,
-} from '@memory-service/shared'
-import { startServices, type RunningServices } from '../../services/cli/src/startServices.js'
-import { eventually, testConfig, testLogger, uniqueName } from '../support/testEngines.js'
+import { permissionPresets } from '@memory-service/shared'
+import { eventually, startGatewayWithInstance } from '../support/testEngines.js'
 
-// A rate-limit group of its own: no other gateway of this test run takes a share of the limits.
-const config = testConfig({ HTTP_PORT: '0', GRPC_PORT: '0', RATE_LIMIT_GROUP: uniqueName('gateways') })
-const logger = testLogger()
-let services: RunningServices
-let control: ControlPlane
+let harness: Awaited<ReturnType<typeof startGatewayWithInstance>>
 let baseUrl = ''
 const keys: string[] = []
 
 beforeAll(async () => {
-  services = await startServices(config, ['gateway'], logger)
-  baseUrl = services.addresses.http ?? ''
-  control = await createControlPlane({
-    kafka: createKafka({ brokers: config.kafka.brokers, clientId: 'fuzz-e2e', logger }),
-    codec: createSchemaCodec(config.schemaRegistry.url),
-    logger,
-  })
-  const events = createControlEventFactory()
-  const tenancy = createTenancyCommands(control, events)
   // A generous enterprise limit, so requests reach validation instead of stopping at 429.
-  const created = await tenancy.createInstance(
-    {
-      clientId: events.newClientId(),
-      name: 'fuzz',
-      tier: 'enterprise',
-      rateLimit: { requests_per_minute: 1_000_000, burst: 100_000 },
-    },
-    'fuzz-setup',
-  )
-  const reader = await tenancy.issueKey(
-    created.instance.instance_id,
+  harness = await startGatewayWithInstance('fuzz')
+  baseUrl = harness.gateway.addresses.http ?? ''
+  const reader = await harness.tenancy.issueKey(
+    harness.instance.instance.instance_id,
     permissionPresets['read-only'],
     'fuzz-setup',
   )
-  keys.push(created.api_key.key, reader.key)
+  keys.push(harness.instance.api_key.key, reader.key)
   await eventually(async () => {
     const response = await fetch(`${baseUrl}/dashboard/instances`, {
       headers: { authorization: `Bearer ${reader.key}` },
@@ -59,10 +30,7 @@ beforeAll(async () => {
   })
 })
 
-afterAll(async () => {
-  await control.close()
-  await services.close()
-})
+afterAll(() => harness.close())
 
 const knownPaths = [
   '/dashboard/instances',

@@ -80,3 +80,57 @@ export async function readTopicToEnd<T>(
   await consumer.disconnect()
   return records
 }
+
+/**
+ * A gateway of its own (free ports, its own rate-limit group) and a new instance with a generous enterprise
+ * limit, usable once the gateway has read it from the control topic.
+ */
+export async function startGatewayWithInstance(name: string) {
+  const { startServices } = await import('../../services/cli/src/startServices.js')
+  const shared = await import('@memory-service/shared')
+  const rateLimitGroup = uniqueName('gateways')
+  const config = testConfig({ HTTP_PORT: '0', GRPC_PORT: '0', RATE_LIMIT_GROUP: rateLimitGroup })
+  const logger = testLogger()
+  const kafka = shared.createKafka({ brokers: config.kafka.brokers, clientId: `${name}-e2e`, logger })
+  const codec = shared.createSchemaCodec(config.schemaRegistry.url)
+  const gateway = await startServices(config, ['gateway'], logger)
+  const control = await shared.createControlPlane({ kafka, codec, logger })
+  const events = shared.createControlEventFactory()
+  const tenancy = shared.createTenancyCommands(control, events)
+  const createInstance = (instanceName: string) =>
+    tenancy.createInstance(
+      {
+        clientId: events.newClientId(),
+        name: instanceName,
+        tier: 'enterprise',
+        rateLimit: { requests_per_minute: 1_000_000, burst: 100_000 },
+      },
+      `${name}-setup`,
+    )
+  const instance = await createInstance(name)
+  const untilUsable = (key: string, baseUrl = gateway.addresses.http ?? '') =>
+    eventually(async () => {
+      const response = await fetch(`${baseUrl}/dashboard/instances`, {
+        headers: { authorization: `Bearer ${key}` },
+      })
+      return response.status !== 401 ? true : undefined
+    })
+  await untilUsable(instance.api_key.key)
+  return {
+    config,
+    rateLimitGroup,
+    logger,
+    kafka,
+    codec,
+    gateway,
+    control,
+    tenancy,
+    instance,
+    createInstance,
+    untilUsable,
+    async close() {
+      await control.close()
+      await gateway.close()
+    },
+  }
+}

@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as grpc from '@grpc/grpc-js'
 import * as protoLoader from '@grpc/proto-loader'
+import type { ConversationEvent } from '@memory-service/shared'
 import type { ProtoGrpcType } from '@memory-service/shared/proto/event_stream'
 import type { ClientMessage } from '@memory-service/shared/proto/memory/v1/ClientMessage'
 import type { EventAck__Output } from '@memory-service/shared/proto/memory/v1/EventAck'
@@ -11,24 +12,8 @@ import { AuthenticationError, errorForGrpcStatus, type MemoryServiceClientError 
 
 const protoDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../../proto')
 
-export interface StreamEvent {
-  event_type:
-    | 'user_message'
-    | 'assistant_message'
-    | 'system_message'
-    | 'tool_message'
-    | 'session_started'
-    | 'session_ended'
-  conversation_id: string
-  user_id: string
-  customer_id?: string
-  role?: string
-  content?: string
-  occurred_at?: string
-  metadata?: Record<string, unknown>
-  /** Assigned by the client when absent; replays keep it, so the service records the event once. */
-  event_id?: string
-}
+/** An event as POST /v1/events/batch takes it (schemas/rest/ConversationEvent.schema.json). */
+export type StreamEvent = ConversationEvent
 
 export interface EventStreamOptions {
   /** gRPC address, e.g. 127.0.0.1:50051. */
