@@ -41,7 +41,8 @@ async function start(args: string[]): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'))
   const lines = [`Memory Service ready: ${names.join(', ')}`]
   if (running.addresses.http) lines.push(`  REST  ${running.addresses.http}  (GET /healthz, GET /readyz)`)
-  if (running.addresses.grpc) lines.push(`  gRPC  ${running.addresses.grpc}  (grpc.health.v1.Health)`)
+  if (running.addresses.grpc)
+    lines.push(`  gRPC  ${running.addresses.grpc}  (memory.v1.EventStream, grpc.health.v1.Health)`)
   const dev = running.developmentInstance
   if (dev) {
     lines.push(
