@@ -19,6 +19,15 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * The caller of a protected route, as the front door resolved it.
+ * @throws AppError UNAUTHORIZED if a route without a permission asks (a wiring mistake, never a caller's)
+ */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new AppError('UNAUTHORIZED', 'Authentication required')
+  return request.principal
+}
+
 function setRateLimitHeaders(
   reply: FastifyReply,
   limit: number,

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
-import { AppError, type EventBatchRequest, type EventRecorder } from '@memory-service/shared'
+import type { EventBatchRequest, EventRecorder } from '@memory-service/shared'
+import { principalOf } from '../http/frontDoor.js'
 
 /** `POST /v1/events/batch`: conversation events of the key's own instance, acknowledged one by one. */
 export function registerEventRoutes(app: FastifyInstance, deps: { events?: EventRecorder }): void {
@@ -18,8 +19,7 @@ export function registerEventRoutes(app: FastifyInstance, deps: { events?: Event
       },
     },
     async (request) => {
-      const principal = request.principal
-      if (!principal) throw new AppError('UNAUTHORIZED', 'Authentication required')
+      const principal = principalOf(request)
       return recorder.record(
         { instanceId: principal.instance.instance_id, clientId: principal.instance.client_id },
         request.body.events,

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
+import { principalOf } from '../http/frontDoor.js'
 import {
-  AppError,
   listInstances,
   requireClientInstance,
   type ControlState,
@@ -12,11 +12,6 @@ import {
 export interface InstanceRouteDependencies {
   control: { state: ControlState }
   tenancy?: TenancyCommands
-}
-
-function principalOf(request: { principal: unknown }) {
-  if (!request.principal) throw new AppError('UNAUTHORIZED', 'Authentication required')
-  return request.principal as NonNullable<import('fastify').FastifyRequest['principal']>
 }
 
 /** Dashboard instance routes: they act on the caller's client (every instance of it), never on another client's. */

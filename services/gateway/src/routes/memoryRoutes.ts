@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
+import { principalOf } from '../http/frontDoor.js'
 import {
   AppError,
   invalidInput,
@@ -15,11 +16,6 @@ import {
 export interface MemoryRouteDependencies {
   documents?: DocumentIngestor
   jobs?: ElasticsearchStore<IngestionJob>
-}
-
-function principalOf(request: FastifyRequest): Principal {
-  if (!request.principal) throw new AppError('UNAUTHORIZED', 'Authentication required')
-  return request.principal
 }
 
 function scopeOf(principal: Principal) {

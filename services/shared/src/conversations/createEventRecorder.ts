@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto'
 import type { ConversationEvent, EventBatchResponse } from '../contracts/generated/index.js'
-import { AppError } from '../errors/appError.js'
 import type { Claim } from '../idempotency/claims.js'
 import type { ClaimStore } from '../idempotency/createClaimStore.js'
 import type { EventProducer } from '../kafka/eventProducer.js'
@@ -34,7 +33,7 @@ export interface EventRecorder {
   /**
    * Records a batch of conversation events for one instance: each is validated, its event_id claimed (a repeat is
    * `duplicate`), and appended to Kafka with acks=all before it is `accepted`. Results keep the request order.
-   * @throws AppError SERVICE_UNAVAILABLE when the idempotency store cannot be reached (nothing was recorded)
+   * @throws AppError SERVICE_UNAVAILABLE from the claim store when it cannot be reached (nothing was recorded)
    */
   record(
     scope: { instanceId: string; clientId: string },
@@ -67,24 +66,14 @@ export function createEventRecorder(options: EventRecorderOptions): EventRecorde
       })
 
       const identified = valid.filter(({ event }) => event.event_id !== undefined)
-      let outcomes
-      try {
-        outcomes = await options.claims.claim(
-          identified.map(({ event }) => ({
-            instance_id: scope.instanceId,
-            kind: 'event' as const,
-            client_id: event.event_id ?? '',
-            record_id: event.event_id ?? '',
-          })),
-        )
-      } catch (error) {
-        throw new AppError(
-          'SERVICE_UNAVAILABLE',
-          'The idempotency store is unavailable; nothing was recorded',
-          { retry_after_seconds: 5, reason: 'idempotency_store_unavailable' },
-          { cause: error },
-        )
-      }
+      const outcomes = await options.claims.claim(
+        identified.map(({ event }) => ({
+          instance_id: scope.instanceId,
+          kind: 'event' as const,
+          client_id: event.event_id ?? '',
+          record_id: event.event_id ?? '',
+        })),
+      )
 
       const toAppend: Pending[] = valid
         .filter(({ event }) => event.event_id === undefined)

@@ -20,7 +20,7 @@ export interface DocumentIngestor {
    * Queues valid documents of one instance: a document_id is claimed first (reuse → 409 DOCUMENT_ALREADY_INGESTED,
    * also while the first request is still writing), each document is appended to Kafka on its own (acks=all), and
    * its job is recorded as queued. One outcome per document, in order.
-   * @throws AppError SERVICE_UNAVAILABLE when the idempotency store cannot be reached (nothing was queued)
+   * @throws AppError SERVICE_UNAVAILABLE from the claim store when it cannot be reached (nothing was queued)
    */
   ingest(
     scope: { instanceId: string; clientId: string },
@@ -48,24 +48,14 @@ export function createDocumentIngestor(options: DocumentIngestorOptions): Docume
       const identified = documents.flatMap((document, index) =>
         document.document_id ? [{ document, index }] : [],
       )
-      let claimOutcomes
-      try {
-        claimOutcomes = await options.claims.claim(
-          identified.map(({ document, index }) => ({
-            instance_id: scope.instanceId,
-            kind: 'document' as const,
-            client_id: document.document_id ?? '',
-            record_id: ingestionIds[index] ?? '',
-          })),
-        )
-      } catch (error) {
-        throw new AppError(
-          'SERVICE_UNAVAILABLE',
-          'The idempotency store is unavailable; nothing was queued',
-          { retry_after_seconds: 5, reason: 'idempotency_store_unavailable' },
-          { cause: error },
-        )
-      }
+      const claimOutcomes = await options.claims.claim(
+        identified.map(({ document, index }) => ({
+          instance_id: scope.instanceId,
+          kind: 'document' as const,
+          client_id: document.document_id ?? '',
+          record_id: ingestionIds[index] ?? '',
+        })),
+      )
       const outcomes: (IngestOutcome | undefined)[] = new Array<IngestOutcome | undefined>(documents.length)
       const claimOf = new Map<number, NonNullable<typeof claimOutcomes>[number]>()
       identified.forEach(({ document, index }, position) => {

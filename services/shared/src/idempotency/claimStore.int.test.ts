@@ -76,4 +76,14 @@ describe('claim store on Elasticsearch', () => {
       inFlight: true,
     })
   })
+
+  it('answers 503 SERVICE_UNAVAILABLE when Elasticsearch cannot be reached, so nothing is written', async () => {
+    const unreachable = createElasticsearchClient({ url: 'http://127.0.0.1:1' })
+    const store = createClaimStore(unreachable, { index, owner: 'gateway-cut-off' })
+    await expect(store.claim([request('evt-outage')])).rejects.toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      details: { retry_after_seconds: 5, reason: 'idempotency_store_unavailable' },
+    })
+    await unreachable.close()
+  })
 })
