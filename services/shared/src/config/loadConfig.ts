@@ -89,6 +89,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
       'CLICKHOUSE_DATA_PATH: applies only to the in-process engine and contradicts CLICKHOUSE_URL; set one of them',
     )
   }
+  const extraction = candidate.extraction as { provider?: unknown } | undefined
+  const llm = candidate.llm as { baseUrl?: unknown; model?: unknown } | undefined
+  if (extraction?.provider === 'llm' && (llm?.baseUrl === undefined || llm.model === undefined)) {
+    violations.push('EXTRACTION_PROVIDER: llm needs LLM_BASE_URL and LLM_MODEL')
+  }
+  const embeddings = candidate.embeddings as { provider?: unknown; baseUrl?: unknown } | undefined
+  if (embeddings?.provider === 'openai' && embeddings.baseUrl === undefined) {
+    violations.push('EMBEDDINGS_PROVIDER: openai needs EMBEDDINGS_BASE_URL')
+  }
   if (violations.length > 0) throw new ConfigError(violations)
   return candidate as unknown as ServiceConfig
 }

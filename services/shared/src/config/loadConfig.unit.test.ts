@@ -15,6 +15,10 @@ describe('loadConfig', () => {
       clickhouse: { database: 'memory_service' },
       log: { level: 'info' },
       stateDir: '/srv/memory',
+      extraction: { provider: 'builtin' },
+      llm: { timeoutMs: 60000 },
+      embeddings: { provider: 'local', model: 'all-MiniLM-L6-v2', dimension: 384 },
+      pipeline: { maxAttempts: 4, retryBaseMs: 200, concurrency: 3 },
     })
   })
 
@@ -62,6 +66,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ CLICKHOUSE_URL: 'http://ch:8123', CLICKHOUSE_DATA_PATH: '/tmp/ch' })).toThrow(
       /CLICKHOUSE_DATA_PATH: .*contradicts CLICKHOUSE_URL/,
     )
+  })
+
+  it('refuses model providers whose endpoint is not configured', () => {
+    expect(() => loadConfig({ EXTRACTION_PROVIDER: 'llm' })).toThrow(/EXTRACTION_PROVIDER: llm needs LLM_BASE_URL/)
+    expect(() => loadConfig({ EMBEDDINGS_PROVIDER: 'openai' })).toThrow(/EMBEDDINGS_PROVIDER: openai needs/)
+    const config = loadConfig({ EXTRACTION_PROVIDER: 'llm', LLM_BASE_URL: 'http://llm:1/v1', LLM_MODEL: 'm' })
+    expect(config.llm).toMatchObject({ baseUrl: 'http://llm:1/v1', model: 'm', timeoutMs: 60000 })
+    expect(config.embeddings).toMatchObject({ provider: 'local', dimension: 384 })
   })
 
   it('treats an empty variable as unset', () => {

@@ -65,4 +65,71 @@ export interface ServiceConfig {
    * Where the local stack and the in-process ClickHouse keep data and logs. Defaults to /var/lib/memory-service when run as root, ~/.local/state/memory-service otherwise.
    */
   stateDir: string
+  /**
+   * How documents are turned into memory statements.
+   */
+  extraction: {
+    /**
+     * builtin: rule-based extraction that needs no model service; llm: an OpenAI-compatible chat API with structured output (LLM_BASE_URL, LLM_MODEL).
+     */
+    provider: 'builtin' | 'llm'
+  }
+  /**
+   * OpenAI-compatible chat API used by the llm extraction provider.
+   */
+  llm: {
+    /**
+     * Base URL of an OpenAI-compatible API, e.g. https://api.openai.com/v1.
+     */
+    baseUrl?: string
+    model?: string
+    /**
+     * Sent as a bearer token; never logged.
+     */
+    apiKey?: string
+    timeoutMs?: number
+  }
+  /**
+   * How memory text becomes vectors.
+   */
+  embeddings: {
+    /**
+     * local: a sentence-embedding model in ONNX on the CPU (weights fetched into the cache by stack:up); openai: an OpenAI-compatible /embeddings endpoint.
+     */
+    provider: 'local' | 'openai'
+    /**
+     * Model name: the local model folder name under modelDir, or the remote model id.
+     */
+    model: string
+    /**
+     * Vector dimension; must match what the model produces (checked at start).
+     */
+    dimension: number
+    /**
+     * Folder holding local models (default: <cache>/models, where stack:up puts them).
+     */
+    modelDir?: string
+    baseUrl?: string
+    /**
+     * Sent as a bearer token; never logged.
+     */
+    apiKey?: string
+  }
+  /**
+   * The ingestion pipeline worker.
+   */
+  pipeline: {
+    /**
+     * Attempts per stage before its failure is recorded (transient errors only).
+     */
+    maxAttempts: number
+    /**
+     * First retry delay; doubles per attempt, with jitter.
+     */
+    retryBaseMs: number
+    /**
+     * Partitions of the documents topic processed at once by one worker.
+     */
+    concurrency: number
+  }
 }
