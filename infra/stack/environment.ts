@@ -1,13 +1,11 @@
 import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
-import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
+import { defaultCacheDir } from '../../services/shared/src/config/loadConfig.js'
 
 /** Downloads (Maven repository, archives) live here, outside the repository, so a warm machine re-downloads nothing. */
 export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  return (
-    env.MEMORY_SERVICE_CACHE_DIR ?? join(env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'memory-service')
-  )
+  return defaultCacheDir(env)
 }
 
 export interface Jdk {

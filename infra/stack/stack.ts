@@ -14,6 +14,7 @@ import {
   type Engines,
   type ServiceConfig,
 } from '@memory-service/shared'
+import { ensureEmbeddingModel } from '../models/fetchModels.js'
 import { cacheDir, commandExists, dockerEngineReachable, findJdks, pickJdk, type Jdk } from './environment.js'
 import { isAlive, launch, readPid, stopProcess } from './processes.js'
 import { servers, type ServerContext, type ServerDefinition } from './servers.js'
@@ -190,6 +191,7 @@ export async function stackUp(progress: Progress, env: NodeJS.ProcessEnv = proce
         `External servers are not reachable (stack:up starts only local ones):\n  ${external.join('\n  ')}`,
       )
     }
+    await ensureEmbeddingModel(progress, env)
     if (pending.length === 0) return { started: [], mode: 'external' }
 
     if (wantsDocker(env)) {

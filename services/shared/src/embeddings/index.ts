@@ -1,0 +1,5 @@
+export * from './embeddings.js'
+export * from './wordPieceTokenizer.js'
+export * from './localEmbedder.js'
+export * from './openAiEmbedder.js'
+export * from './createEmbedder.js'
