@@ -32,6 +32,13 @@ export function listConfigVariables(): { variable: string; path: string }[] {
   return found
 }
 
+/** Where downloads live, shared with the stack scripts (infra/stack/environment.ts follows the same rule). */
+export function defaultCacheDir(env: NodeJS.ProcessEnv): string {
+  return (
+    env.MEMORY_SERVICE_CACHE_DIR ?? join(env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'memory-service')
+  )
+}
+
 export function defaultStateDir(): string {
   return process.getuid?.() === 0 ? '/var/lib/memory-service' : join(homedir(), '.local/state/memory-service')
 }
@@ -81,6 +88,8 @@ const validateConfig = validate.compile<ServiceConfig>(serviceConfigSchema)
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
   const candidate = readEnvironment(env)
   candidate.stateDir ??= defaultStateDir()
+  const embeddingSettings = candidate.embeddings as { modelDir?: string } | undefined
+  if (embeddingSettings) embeddingSettings.modelDir ??= join(defaultCacheDir(env), 'models')
   const violations: string[] = []
   if (!validateConfig(candidate)) violations.push(...(validateConfig.errors ?? []).map(describeViolation))
   const clickhouse = candidate.clickhouse as { url?: unknown; dataPath?: unknown } | undefined

@@ -3,7 +3,10 @@ import { ConfigError, listConfigVariables, loadConfig } from './loadConfig.js'
 
 describe('loadConfig', () => {
   it('fills every default when the environment sets nothing', () => {
-    const config = loadConfig({ MEMORY_SERVICE_STATE_DIR: '/srv/memory' })
+    const config = loadConfig({
+      MEMORY_SERVICE_STATE_DIR: '/srv/memory',
+      MEMORY_SERVICE_CACHE_DIR: '/srv/cache',
+    })
     expect(config).toEqual({
       http: { host: '127.0.0.1', port: 8080 },
       grpc: { host: '127.0.0.1', port: 50051 },
@@ -17,7 +20,12 @@ describe('loadConfig', () => {
       stateDir: '/srv/memory',
       extraction: { provider: 'builtin' },
       llm: { timeoutMs: 60000 },
-      embeddings: { provider: 'local', model: 'all-MiniLM-L6-v2', dimension: 384 },
+      embeddings: {
+        provider: 'local',
+        model: 'all-MiniLM-L6-v2',
+        dimension: 384,
+        modelDir: '/srv/cache/models',
+      },
       pipeline: { maxAttempts: 4, retryBaseMs: 200, concurrency: 3 },
     })
   })
@@ -69,7 +77,9 @@ describe('loadConfig', () => {
   })
 
   it('refuses model providers whose endpoint is not configured', () => {
-    expect(() => loadConfig({ EXTRACTION_PROVIDER: 'llm' })).toThrow(/EXTRACTION_PROVIDER: llm needs LLM_BASE_URL/)
+    expect(() => loadConfig({ EXTRACTION_PROVIDER: 'llm' })).toThrow(
+      /EXTRACTION_PROVIDER: llm needs LLM_BASE_URL/,
+    )
     expect(() => loadConfig({ EMBEDDINGS_PROVIDER: 'openai' })).toThrow(/EMBEDDINGS_PROVIDER: openai needs/)
     const config = loadConfig({ EXTRACTION_PROVIDER: 'llm', LLM_BASE_URL: 'http://llm:1/v1', LLM_MODEL: 'm' })
     expect(config.llm).toMatchObject({ baseUrl: 'http://llm:1/v1', model: 'm', timeoutMs: 60000 })

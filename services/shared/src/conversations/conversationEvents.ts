@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { Ajv } from 'ajv'
 import addFormats from 'ajv-formats'
+import { readContractSchema } from '../contracts/schemaFiles.js'
 import { fieldsOfIssues } from '../errors/validationMessages.js'
 import type {
   ConversationEvent,
@@ -13,13 +11,10 @@ import type {
 export const CONVERSATION_EVENTS_TOPIC = 'mem.conversation-events.v1'
 export const CONVERSATION_EVENT_SUBJECT = `${CONVERSATION_EVENTS_TOPIC}-value`
 
-const schemasDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../schemas')
-export const conversationEventRecordedSchema = JSON.parse(
-  readFileSync(join(schemasDir, 'events/ConversationEventRecorded.v1.schema.json'), 'utf8'),
-) as Record<string, unknown>
-const conversationEventSchema = JSON.parse(
-  readFileSync(join(schemasDir, 'rest/ConversationEvent.schema.json'), 'utf8'),
-) as Record<string, unknown>
+export const conversationEventRecordedSchema = readContractSchema(
+  'events/ConversationEventRecorded.v1.schema.json',
+)
+const conversationEventSchema = readContractSchema('rest/ConversationEvent.schema.json')
 
 const ajv = new Ajv({ allErrors: true, strict: false })
 addFormats.default(ajv)

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import type { Document } from '../contracts/generated/index.js'
+import type { Document, DocumentAccepted } from '../contracts/generated/index.js'
 import type { ElasticsearchStore } from '../elasticsearch/createElasticsearchStore.js'
 import { AppError } from '../errors/appError.js'
 import type { ClaimStore } from '../idempotency/createClaimStore.js'
@@ -8,10 +8,11 @@ import type { Logger } from '../logging/createLogger.js'
 import {
   DOCUMENT_SUBJECT,
   DOCUMENTS_TOPIC,
-  queuedJob,
+  jobDocumentOf,
   toDocumentAccepted,
   type IngestionJob,
 } from './documents.js'
+import { queuedJobOf } from './ingestionJobs.js'
 
 export type IngestOutcome = { ingestionId: string } | { error: AppError }
 
@@ -79,19 +80,22 @@ export function createDocumentIngestor(options: DocumentIngestorOptions): Docume
       const acceptedAt = now().toISOString()
       const pending = documents.flatMap((document, index) => (outcomes[index] ? [] : [{ document, index }]))
       // One send per document: its own key, its own partition batch, so each document's fate is known exactly.
+      const acceptedEvents = pending.map(({ document, index }) =>
+        toDocumentAccepted(document, {
+          ingestionId: ingestionIds[index] ?? '',
+          instanceId: scope.instanceId,
+          clientId: scope.clientId,
+          acceptedAt,
+        }),
+      )
       const sends = await Promise.allSettled(
-        pending.map(({ document, index }) => {
+        pending.map(({ document, index }, position) => {
           const ingestionId = ingestionIds[index] ?? ''
           return options.producer.append(DOCUMENTS_TOPIC, [
             {
               key: `${scope.instanceId}/${document.document_id ?? ingestionId}`,
               subject: DOCUMENT_SUBJECT,
-              payload: toDocumentAccepted(document, {
-                ingestionId,
-                instanceId: scope.instanceId,
-                clientId: scope.clientId,
-                acceptedAt,
-              }),
+              payload: acceptedEvents[position],
               correlationId,
               headers: { 'event-type': 'document_accepted' },
             },
@@ -108,7 +112,7 @@ export function createDocumentIngestor(options: DocumentIngestorOptions): Docume
           outcomes[index] = { ingestionId }
           jobs.push({
             id: ingestionId,
-            document: queuedJob(ingestionId, scope.instanceId, acceptedAt),
+            document: jobDocumentOf(queuedJobOf(acceptedEvents[position] as DocumentAccepted)),
             version: 1,
           })
           if (claim) confirmed.push(claim)

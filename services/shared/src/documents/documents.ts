@@ -1,9 +1,12 @@
-import { readFileSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { Ajv } from 'ajv'
 import addFormats from 'ajv-formats'
-import type { Document, DocumentAccepted, IngestionStatus } from '../contracts/generated/index.js'
+import type {
+  Document,
+  DocumentAccepted,
+  IngestionJobChanged,
+  IngestionStatus,
+} from '../contracts/generated/index.js'
+import { readContractSchema } from '../contracts/schemaFiles.js'
 import { fieldsOfIssues } from '../errors/validationMessages.js'
 
 export const DOCUMENTS_TOPIC = 'mem.documents.v1'
@@ -11,14 +14,11 @@ export const DOCUMENT_SUBJECT = `${DOCUMENTS_TOPIC}-value`
 /** Declared in infra/elasticsearch/indices.json. */
 export const INGESTION_JOBS_INDEX = 'mem-ingestion-jobs-v1'
 
-const schemasDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../schemas')
-const readSchema = (file: string) =>
-  JSON.parse(readFileSync(join(schemasDir, file), 'utf8')) as Record<string, unknown>
-export const documentAcceptedSchema = readSchema('events/DocumentAccepted.v1.schema.json')
+export const documentAcceptedSchema = readContractSchema('events/DocumentAccepted.v1.schema.json')
 
 const ajv = new Ajv({ allErrors: true, strict: false })
 addFormats.default(ajv)
-const validateShape = ajv.compile<Document>(readSchema('rest/Document.schema.json'))
+const validateShape = ajv.compile<Document>(readContractSchema('rest/Document.schema.json'))
 
 /** One document of a batch checked on its own: the document, or a message per bad field. */
 export function validateDocument(raw: unknown): { document: Document } | { fields: Record<string, string> } {
@@ -47,19 +47,21 @@ export function toDocumentAccepted(
   }
 }
 
-/** The job as the status route shows it, with the instance it belongs to. */
+/** The job as the status route shows it, with the instance it belongs to (the job projection's document). */
 export interface IngestionJob extends IngestionStatus {
   instance_id: string
+  memory_ids: string[]
   updated_at: string
 }
 
-export function queuedJob(ingestionId: string, instanceId: string, at: string): IngestionJob {
+export function jobDocumentOf(job: IngestionJobChanged): IngestionJob {
   return {
-    ingestion_id: ingestionId,
-    instance_id: instanceId,
-    status: 'queued',
-    progress: { extraction: 0, categorization: 0, entity_resolution: 0, storage: 0 },
-    errors: [],
-    updated_at: at,
+    ingestion_id: job.ingestion_id,
+    instance_id: job.instance_id,
+    status: job.status,
+    progress: job.progress,
+    errors: job.errors,
+    memory_ids: job.memory_ids,
+    updated_at: job.changed_at,
   }
 }

@@ -31,7 +31,10 @@ export interface KnnHit<T> {
 
 export interface ElasticsearchStore<T> {
   readonly index: string
-  /** Creates the index with its mappings if it does not exist (safe under concurrent callers). */
+  /**
+   * Creates the index with its mappings if it does not exist (safe under concurrent callers); on an existing index
+   * adds the fields declared since it was created (Elasticsearch refuses changes to existing fields, loudly).
+   */
   ensureIndex(mappings: estypes.MappingTypeMapping, settings?: estypes.IndicesIndexSettings): Promise<void>
   /**
    * Writes documents in one bulk request. Version conflicts (an older event replayed) count as skipped,
@@ -59,7 +62,10 @@ export function createElasticsearchStore<T extends object>(
   return {
     index,
     async ensureIndex(mappings, settings) {
-      if (await client.indices.exists({ index })) return
+      if (await client.indices.exists({ index })) {
+        if (mappings.properties) await client.indices.putMapping({ index, properties: mappings.properties })
+        return
+      }
       try {
         await client.indices.create({ index, mappings, ...(settings ? { settings } : {}) })
       } catch (error) {

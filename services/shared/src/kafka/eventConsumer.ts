@@ -1,4 +1,4 @@
-import type { Consumer, IHeaders, Kafka } from 'kafkajs'
+import type { Consumer, IHeaders, Kafka, KafkaMessage } from 'kafkajs'
 import type { Logger } from '../logging/createLogger.js'
 import type { SchemaCodec } from '../schemaRegistry/createSchemaCodec.js'
 import { CORRELATION_ID_HEADER } from './eventProducer.js'
@@ -11,9 +11,11 @@ export interface ConsumedEvent<T> {
   payload: T
   headers: Record<string, string>
   correlationId: string | undefined
+  /** The record exactly as it is in the log, for dead-lettering it unchanged. */
+  raw: { key: Buffer | null; value: Buffer; headers: IHeaders }
 }
 
-export interface EventConsumerOptions<T> {
+interface ConsumerBase {
   kafka: Kafka
   codec: SchemaCodec
   logger: Logger
@@ -21,9 +23,26 @@ export interface EventConsumerOptions<T> {
   groupId: string
   topics: string[]
   fromBeginning?: boolean
-  /** Applies one event. The offset is resolved only after it returns, so a crash replays the event. */
-  handle(event: ConsumedEvent<T>, log: Logger): Promise<void>
+  /** Partitions handled at once by this consumer (order is kept within each partition). */
+  partitionsConsumedConcurrently?: number
+  /**
+   * A record the schema registry cannot decode will never decode: it is handed here (to be dead-lettered) and
+   * skipped. Without this option the consumer stops on it.
+   */
+  onUndecodable?(record: Omit<ConsumedEvent<never>, 'payload'>, error: unknown): Promise<void>
 }
+
+export type EventConsumerOptions<T> = ConsumerBase &
+  (
+    | {
+        /** Applies one event. The offset is resolved only after it returns, so a crash replays the event. */
+        handle(event: ConsumedEvent<T>, log: Logger): Promise<void>
+      }
+    | {
+        /** Applies every event of a fetched batch at once (bulk writes); offsets are resolved after it returns. */
+        handleBatch(events: ConsumedEvent<T>[], log: Logger): Promise<void>
+      }
+  )
 
 export interface EventConsumer {
   close(): Promise<void>
@@ -39,8 +58,8 @@ function headersToStrings(headers: IHeaders | undefined): Record<string, string>
 }
 
 /**
- * Decodes schema-registry framed events and hands them to `handle` one by one, resolving each offset after the
- * handler's write. A handler that throws stops the batch; kafkajs retries from the unresolved offset.
+ * Decodes schema-registry framed events and hands them to the handler, resolving offsets only after the handler's
+ * write. A handler that throws stops the batch; kafkajs retries from the first unresolved offset.
  */
 export async function createEventConsumer<T>(options: EventConsumerOptions<T>): Promise<EventConsumer> {
   const consumer: Consumer = options.kafka.consumer({
@@ -49,38 +68,63 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
   })
   await consumer.connect()
   await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning ?? false })
+
+  async function decode(
+    topic: string,
+    partition: number,
+    message: KafkaMessage & { value: Buffer },
+  ): Promise<ConsumedEvent<T> | null> {
+    const headers = headersToStrings(message.headers)
+    const record = {
+      topic,
+      partition,
+      offset: message.offset,
+      key: message.key?.toString() ?? null,
+      headers,
+      correlationId: headers[CORRELATION_ID_HEADER],
+      raw: { key: message.key ?? null, value: message.value, headers: message.headers ?? {} },
+    }
+    try {
+      return { ...record, payload: await options.codec.decode<T>(message.value) }
+    } catch (error) {
+      if (!options.onUndecodable) throw error
+      options.logger.error({ err: error, topic, partition, offset: message.offset }, 'undecodable record')
+      await options.onUndecodable(record, error)
+      return null
+    }
+  }
+
   await consumer.run({
     autoCommit: true,
     eachBatchAutoResolve: false,
+    partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 1,
     eachBatch: async (context) => {
       const { batch } = context
+      const batchLog = options.logger.child({ topic: batch.topic, partition: batch.partition })
+      if ('handleBatch' in options) {
+        const events: ConsumedEvent<T>[] = []
+        for (const message of batch.messages) {
+          if (message.value === null) continue
+          const event = await decode(batch.topic, batch.partition, { ...message, value: message.value })
+          if (event) events.push(event)
+        }
+        if (events.length > 0) await options.handleBatch(events, batchLog)
+        const last = batch.messages.at(-1)
+        if (last) context.resolveOffset(last.offset)
+        await context.heartbeat()
+        return
+      }
       for (const message of batch.messages) {
         if (!context.isRunning() || context.isStale()) break
-        const headers = headersToStrings(message.headers)
-        const correlationId = headers[CORRELATION_ID_HEADER]
-        const log = options.logger.child({
-          topic: batch.topic,
-          partition: batch.partition,
-          offset: message.offset,
-          correlationId,
-        })
-        if (message.value === null) {
-          context.resolveOffset(message.offset)
-          continue
+        if (message.value !== null) {
+          const event = await decode(batch.topic, batch.partition, { ...message, value: message.value })
+          if (event) {
+            await options.handle(
+              event,
+              batchLog.child({ offset: message.offset, correlationId: event.correlationId }),
+            )
+          }
         }
-        const payload = await options.codec.decode<T>(message.value)
-        await options.handle(
-          {
-            topic: batch.topic,
-            partition: batch.partition,
-            offset: message.offset,
-            key: message.key?.toString() ?? null,
-            payload,
-            headers,
-            correlationId,
-          },
-          log,
-        )
         context.resolveOffset(message.offset)
         await context.heartbeat()
       }

@@ -1,4 +1,4 @@
-import { Partitioners, type Kafka, type Producer } from 'kafkajs'
+import { Partitioners, type IHeaders, type Kafka, type Producer } from 'kafkajs'
 import type { SchemaCodec } from '../schemaRegistry/createSchemaCodec.js'
 
 /** Header that carries the request's correlation id from the API into background work and its logs. */
@@ -26,6 +26,8 @@ export interface EventProducer {
    * in-sync replica has them (acks=all).
    */
   append(topic: string, events: OutgoingEvent[]): Promise<AppendedBatch[]>
+  /** Appends records whose bytes are already final (a dead letter keeps the original value as it was). */
+  forward(topic: string, records: { key: Buffer | null; value: Buffer; headers: IHeaders }[]): Promise<void>
   close(): Promise<void>
 }
 
@@ -51,6 +53,10 @@ export async function createEventProducer(kafka: Kafka, codec: SchemaCodec): Pro
       )
       const metadata = await producer.send({ topic, acks: -1, messages })
       return metadata.map((entry) => ({ partition: entry.partition, baseOffset: entry.baseOffset ?? '0' }))
+    },
+    async forward(topic, records) {
+      if (records.length === 0) return
+      await producer.send({ topic, acks: -1, messages: records })
     },
     close: () => producer.disconnect(),
   }

@@ -22,6 +22,8 @@ export interface Neo4jStore {
   /** Runs a write in a managed transaction (retried by the driver on transient errors). */
   write<R extends RecordShape = RecordShape>(cypher: string, params?: Record<string, unknown>): Promise<R[]>
   read<R extends RecordShape = RecordShape>(cypher: string, params?: Record<string, unknown>): Promise<R[]>
+  /** Runs statements in order in one managed write transaction: all apply or none. */
+  writeTransaction(statements: { cypher: string; params?: Record<string, unknown> }[]): Promise<void>
   /** Applies schema statements (constraints, indexes); each must be idempotent (`IF NOT EXISTS`). */
   applySchema(statements: string[]): Promise<void>
   version(): Promise<string>
@@ -43,6 +45,16 @@ export function createNeo4jStore(driver: Driver, database: string): Neo4jStore {
   return {
     write: (cypher, params = {}) => run('WRITE', cypher, params),
     read: (cypher, params = {}) => run('READ', cypher, params),
+    async writeTransaction(statements) {
+      const session = driver.session({ database, defaultAccessMode: neo4j.session.WRITE })
+      try {
+        await session.executeWrite(async (transaction) => {
+          for (const { cypher, params } of statements) await transaction.run(cypher, params ?? {})
+        })
+      } finally {
+        await session.close()
+      }
+    },
     async applySchema(statements) {
       for (const statement of statements) await run('WRITE', statement, {})
     },

@@ -12,10 +12,15 @@ const config = testConfig()
 const logger = testLogger()
 const suffix = uniqueName('').slice(1)
 const declared = loadEngineDeclarations()
-// The declared topics under names of this run's own, so the real ones are untouched.
+// The declared topics and indices under names of this run's own, so the real ones are untouched.
 const declarations = {
   ...declared,
   topics: declared.topics.map((topic) => ({ ...topic, name: `${topic.name}.${suffix}` })),
+  indices: declared.indices.map((index) => ({
+    ...index,
+    name: `${index.name}-${suffix}`,
+    ...(index.alias ? { alias: `${index.alias}-${suffix}` } : {}),
+  })),
 }
 
 const topicAdmin = await createTopicAdmin(
@@ -39,8 +44,12 @@ afterAll(async () => {
 
 describe('provisioning', () => {
   it('creates every declared topic, constraint and table, and a second run is a no-op', async () => {
-    await provisionEngines({ topicAdmin, elasticsearch, neo4j, clickhouse }, declarations, logger)
-    await provisionEngines({ topicAdmin, elasticsearch, neo4j, clickhouse }, declarations, logger)
+    await provisionEngines({ topicAdmin, elasticsearch, neo4j, clickhouse }, declarations, logger, {
+      embeddingDimension: 384,
+    })
+    await provisionEngines({ topicAdmin, elasticsearch, neo4j, clickhouse }, declarations, logger, {
+      embeddingDimension: 384,
+    })
 
     const topics = await topicAdmin.describeTopics(declarations.topics.map((topic) => topic.name))
     for (const topic of declarations.topics) {
@@ -54,6 +63,21 @@ describe('provisioning', () => {
       const mapping = await elasticsearch.indices.getMapping({ index: index.name })
       expect(mapping[index.name]?.mappings.dynamic, index.name).toBe(String(index.mappings.dynamic))
     }
+
+    const memories = declarations.indices.find((index) => index.alias !== undefined)
+    const alias = memories?.alias ?? ''
+    expect(alias).toBe(`mem-memories-${suffix}`)
+    const aliased = await elasticsearch.indices.getAlias({ name: alias })
+    expect(Object.keys(aliased)).toEqual([`mem-memories-g1-${suffix}`])
+    const vectorMapping = await elasticsearch.indices.getMapping({ index: alias })
+    expect(vectorMapping[`mem-memories-g1-${suffix}`]?.mappings.properties?.embedding).toMatchObject({
+      dims: 384,
+    })
+    await expect(
+      provisionEngines({ topicAdmin, elasticsearch, neo4j, clickhouse }, declarations, logger, {
+        embeddingDimension: 768,
+      }),
+    ).rejects.toThrow(/384-dimensional vectors but EMBEDDINGS_DIMENSION is 768/)
 
     const constraints = await neo4j.read<{ name: string }>('SHOW CONSTRAINTS YIELD name RETURN name')
     expect(constraints.map((row) => row.name)).toEqual(

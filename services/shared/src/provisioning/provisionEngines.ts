@@ -13,6 +13,10 @@ export interface IndexDeclaration {
   name: string
   settings: estypes.IndicesIndexSettings
   mappings: estypes.MappingTypeMapping
+  /** Readers and writers use the alias; the named index is only its first generation. */
+  alias?: string
+  /** A dense_vector field whose dims are the configured embedding dimension. */
+  vectorField?: string
 }
 
 export interface EngineDeclarations {
@@ -50,14 +54,12 @@ export async function provisionEngines(
   },
   declarations: EngineDeclarations,
   logger: Logger,
+  options: { embeddingDimension: number },
 ): Promise<void> {
   const { created, updated } = await engines.topicAdmin.ensureTopics(declarations.topics)
   logger.info({ created, updated, declared: declarations.topics.length }, 'kafka topics provisioned')
   for (const index of declarations.indices) {
-    await createElasticsearchStore(engines.elasticsearch, index.name).ensureIndex(
-      index.mappings,
-      index.settings,
-    )
+    await ensureDeclaredIndex(engines.elasticsearch, index, options.embeddingDimension)
   }
   logger.info(
     { indices: declarations.indices.map((index) => index.name) },
@@ -70,4 +72,50 @@ export async function provisionEngines(
     { files: declarations.clickhouseDdl.map(({ file }) => file), database: engines.clickhouse.database },
     'clickhouse tables provisioned',
   )
+}
+
+function withVectorDimension(declaration: IndexDeclaration, dimension: number): estypes.MappingTypeMapping {
+  if (!declaration.vectorField) return declaration.mappings
+  const properties = { ...declaration.mappings.properties }
+  properties[declaration.vectorField] = {
+    ...(properties[declaration.vectorField] as estypes.MappingDenseVectorProperty),
+    dims: dimension,
+  }
+  return { ...declaration.mappings, properties }
+}
+
+/**
+ * Creates a declared index, or for an aliased one its first generation behind the alias. An existing alias is
+ * left where it points (a rebuild may have moved it), but its vector dimension must match the configuration.
+ */
+async function ensureDeclaredIndex(
+  client: ElasticsearchClient,
+  declaration: IndexDeclaration,
+  dimension: number,
+): Promise<void> {
+  const mappings = withVectorDimension(declaration, dimension)
+  if (!declaration.alias) {
+    await createElasticsearchStore(client, declaration.name).ensureIndex(mappings, declaration.settings)
+    return
+  }
+  const alias = declaration.alias
+  if (!(await client.indices.existsAlias({ name: alias }))) {
+    await createElasticsearchStore(client, declaration.name).ensureIndex(mappings, declaration.settings)
+    try {
+      await client.indices.putAlias({ index: declaration.name, name: alias, is_write_index: true })
+    } catch (error) {
+      if (!(await client.indices.existsAlias({ name: alias }))) throw error
+    }
+  }
+  if (!declaration.vectorField) return
+  const current = await client.indices.getMapping({ index: alias })
+  for (const [index, { mappings: existing }] of Object.entries(current)) {
+    const field = existing.properties?.[declaration.vectorField] as
+      estypes.MappingDenseVectorProperty | undefined
+    if (field?.dims !== undefined && field.dims !== dimension) {
+      throw new Error(
+        `${index} (behind ${alias}) holds ${field.dims}-dimensional vectors but EMBEDDINGS_DIMENSION is ${dimension}; rebuild the projection with the new model first`,
+      )
+    }
+  }
 }

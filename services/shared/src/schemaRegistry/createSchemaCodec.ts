@@ -32,7 +32,9 @@ export interface SchemaCodec {
 
 export function createSchemaCodec(registryUrl: string): SchemaCodec {
   const newAjv = (): Ajv => {
-    const instance = new Ajv({ allErrors: true, strict: false })
+    // Every version of a subject keeps its schema's $id; a process that decodes old and new versions (a replay)
+    // must not have them clash, so compiled schemas are not added to the instance by $id.
+    const instance = new Ajv({ allErrors: true, strict: false, addUsedSchema: false })
     addFormats.default(instance)
     return instance
   }
@@ -44,16 +46,21 @@ export function createSchemaCodec(registryUrl: string): SchemaCodec {
     { [SchemaType.JSON]: { ajvInstance: newAjv() as never } },
   )
   const ids = new Map<string, number>()
+  const registered = new Map<string, string>()
   const validators = new Map<string, ReturnType<Ajv['compile']>>()
 
   return {
     async register(registrations) {
       for (const { subject, schema } of registrations) {
+        // Services sharing one process (npm start) share the codec; each registers what it writes.
+        const text = JSON.stringify(schema)
+        if (registered.get(subject) === text) continue
         const { id } = await registry.register(
-          { type: SchemaType.JSON, schema: JSON.stringify(schema) },
+          { type: SchemaType.JSON, schema: text },
           { subject },
         )
         ids.set(subject, id)
+        registered.set(subject, text)
         validators.set(subject, ajv.compile(schema))
       }
       return new Map(ids)

@@ -11,8 +11,12 @@ export interface IngestionStatus {
     storage: number
   }
   errors: {
-    stage: string
+    stage: 'extraction' | 'categorization' | 'entity_resolution' | 'storage'
     code: string
     message: string
   }[]
+  /**
+   * Ids of the memories the job produced; present once the job has finished.
+   */
+  memory_ids?: string[]
 }

@@ -87,7 +87,7 @@ export interface ServiceConfig {
      * Sent as a bearer token; never logged.
      */
     apiKey?: string
-    timeoutMs?: number
+    timeoutMs: number
   }
   /**
    * How memory text becomes vectors.
