@@ -1,14 +1,72 @@
-import { checkDependencies, type Engines, type Logger } from '@memory-service/shared'
+import {
+  checkDependencies,
+  createDeadLetterWriter,
+  createElasticsearchStore,
+  createEventConsumer,
+  createEventProducer,
+  DOCUMENT_SUBJECT,
+  documentAcceptedSchema,
+  DOCUMENTS_TOPIC,
+  entityKey,
+  INGESTION_JOB_SUBJECT,
+  ingestionJobChangedSchema,
+  INGESTION_JOBS_INDEX,
+  INGESTION_JOBS_TOPIC,
+  MEMORIES_TOPIC,
+  MEMORY_SUBJECT,
+  memoryChangedSchema,
+  USAGE_SUBJECT,
+  USAGE_TOPIC,
+  usageRecordedSchema,
+  type DocumentAccepted,
+  type Embedder,
+  type Engines,
+  type Extractor,
+  type IngestionJob,
+  type Logger,
+  type ServiceConfig,
+} from '@memory-service/shared'
+import { createDocumentPipeline } from './documentPipeline.js'
+import type { StoredEntity } from './entityResolution.js'
+
+export { createDocumentPipeline, type PipelinePorts, type DocumentOutcome } from './documentPipeline.js'
+export { resolveEntities, type StoredEntity } from './entityResolution.js'
+export { withRetry, RetriesExhausted } from './retry.js'
+export { analyzeEditedContent, createExtractor } from './models.js'
+
+export const PIPELINE_GROUP = 'memory-pipeline'
 
 export interface RunningPipeline {
   close(): Promise<void>
 }
 
+export interface PipelineDependencies {
+  config: ServiceConfig
+  extractor: Extractor
+  embedder: Embedder
+  /** Consumer group; tests give each run its own. */
+  groupId?: string
+}
+
+const knownEntitiesQuery = `
+MATCH (entity:Entity {instance_id: $instanceId})
+WHERE entity.key IN $keys
+   OR any(alias IN coalesce(entity.alias_keys, []) WHERE alias IN $keys)
+   OR any(prefix IN $prefixes WHERE entity.key STARTS WITH prefix)
+   OR entity.initials IN $keys
+RETURN entity.entity_id AS entity_id, entity.canonical_name AS canonical_name, entity.type AS type,
+       coalesce(entity.aliases, []) AS aliases
+LIMIT 500`
+
 /**
- * The pipeline worker (extraction → categorization → entity resolution → storage) as a process of its own.
- * It checks the engines it writes to before it reports ready; its consumers are added with the memory pipeline.
+ * The pipeline worker (extraction → categorization → entity resolution → storage) as a process of its own: one
+ * consumer group over the documents topic, writing job transitions, memory events and usage events back to Kafka.
  */
-export async function startPipeline(engines: Engines, logger: Logger): Promise<RunningPipeline> {
+export async function startPipeline(
+  engines: Engines,
+  dependencies: PipelineDependencies,
+  logger: Logger,
+): Promise<RunningPipeline> {
   const { kafka, schema_registry } = engines.probes
   const readiness = await checkDependencies({ kafka, schema_registry })
   if (readiness.status !== 'ready') {
@@ -16,6 +74,85 @@ export async function startPipeline(engines: Engines, logger: Logger): Promise<R
       `pipeline worker cannot start: ${JSON.stringify(readiness.checks.filter((check) => check.status === 'down'))}`,
     )
   }
-  logger.info({ consumers: [] }, 'pipeline worker ready')
-  return { close: async () => undefined }
+  const groupId = dependencies.groupId ?? PIPELINE_GROUP
+  await engines.schemaCodec.register([
+    { subject: DOCUMENT_SUBJECT, schema: documentAcceptedSchema },
+    { subject: INGESTION_JOB_SUBJECT, schema: ingestionJobChangedSchema },
+    { subject: MEMORY_SUBJECT, schema: memoryChangedSchema },
+    { subject: USAGE_SUBJECT, schema: usageRecordedSchema },
+  ])
+  const producer = await createEventProducer(engines.kafka, engines.schemaCodec)
+  const deadLetters = createDeadLetterWriter(producer, groupId)
+  const jobs = createElasticsearchStore<IngestionJob>(engines.elasticsearch, INGESTION_JOBS_INDEX)
+  const { config } = dependencies
+
+  const pipeline = createDocumentPipeline(
+    {
+      extractor: dependencies.extractor,
+      embedder: dependencies.embedder,
+      async knownEntities(instanceId, names) {
+        const keys = [...new Set(names.map((name) => entityKey(name)).filter((key) => key.length > 0))]
+        if (keys.length === 0) return []
+        const prefixes = [...new Set(keys.filter((key) => key.length >= 3).map((key) => key.slice(0, 3)))]
+        return engines.neo4j.read<StoredEntity & Record<string, unknown>>(knownEntitiesQuery, {
+          instanceId,
+          keys,
+          prefixes,
+        })
+      },
+      jobStatus: async (ingestionId) => (await jobs.get(ingestionId))?.status ?? null,
+      async publishJob(job, correlationId) {
+        await producer.append(INGESTION_JOBS_TOPIC, [
+          { key: job.ingestion_id, subject: INGESTION_JOB_SUBJECT, payload: job, correlationId },
+        ])
+      },
+      async publishMemories(events, correlationId) {
+        await producer.append(
+          MEMORIES_TOPIC,
+          events.map((event) => ({
+            key: event.memory_id,
+            subject: MEMORY_SUBJECT,
+            payload: event,
+            correlationId,
+          })),
+        )
+      },
+      async publishUsage(events) {
+        await producer.append(USAGE_TOPIC, events)
+      },
+      deadLetters,
+    },
+    { retry: { maxAttempts: config.pipeline.maxAttempts, baseDelayMs: config.pipeline.retryBaseMs } },
+  )
+
+  const consumer = await createEventConsumer<DocumentAccepted>({
+    kafka: engines.kafka,
+    codec: engines.schemaCodec,
+    logger,
+    groupId,
+    topics: [DOCUMENTS_TOPIC],
+    fromBeginning: true,
+    partitionsConsumedConcurrently: config.pipeline.concurrency,
+    onUndecodable: (record, error) =>
+      deadLetters.write(record, [
+        {
+          stage: 'extraction',
+          code: 'UNDECODABLE_RECORD',
+          message: error instanceof Error ? error.message : String(error),
+        },
+      ]),
+    handle: async (event, log) => {
+      await pipeline.process(event, log)
+    },
+  })
+  logger.info(
+    { groupId, extractor: dependencies.extractor.name, embedder: dependencies.embedder.model },
+    'pipeline worker ready',
+  )
+  return {
+    async close() {
+      await consumer.close()
+      await producer.close()
+    },
+  }
 }

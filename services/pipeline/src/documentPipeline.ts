@@ -1,0 +1,393 @@
+import { randomUUID } from 'node:crypto'
+import {
+  categorize,
+  EmbeddingError,
+  ExtractionError,
+  finishJob,
+  isTerminal,
+  memoryIdFor,
+  queuedJobOf,
+  recordStage,
+  startProcessing,
+  usageEvent,
+  validateExtractionResult,
+  type ConsumedEvent,
+  type DeadLetterError,
+  type DeadLetterWriter,
+  type DocumentAccepted,
+  type Embedder,
+  type ExtractedStatement,
+  type ExtractionResult,
+  type Extractor,
+  type IngestionJobChanged,
+  type JobStatus,
+  type Logger,
+  type MemoryChanged,
+  type OutgoingEvent,
+  type StageError,
+} from '@memory-service/shared'
+import { resolveEntities, type StoredEntity, type ResolvedStatement } from './entityResolution.js'
+import { RetriesExhausted, withRetry, type RetryPolicy } from './retry.js'
+
+/** What the pipeline needs from the outside world; the worker wires engines in, tests inject faults. */
+export interface PipelinePorts {
+  extractor: Extractor
+  embedder: Embedder
+  /** Entities of the instance that may match these names (long-range resolution). */
+  knownEntities(instanceId: string, names: string[]): Promise<StoredEntity[]>
+  /** The job's projected status, to skip documents already finished (a redelivered message). */
+  jobStatus(ingestionId: string): Promise<JobStatus | null>
+  publishJob(job: IngestionJobChanged, correlationId: string): Promise<void>
+  publishMemories(events: MemoryChanged[], correlationId: string): Promise<void>
+  publishUsage(events: OutgoingEvent[]): Promise<void>
+  deadLetters: DeadLetterWriter
+  now?: () => Date
+}
+
+export interface PipelineSettings {
+  retry: RetryPolicy
+  /** Statements embedded per model call; a failing group fails only its own statements. */
+  embeddingGroupSize?: number
+}
+
+export interface DocumentOutcome {
+  job: IngestionJobChanged
+  skipped: boolean
+  deadLettered: boolean
+}
+
+const isTransient = (error: unknown): boolean =>
+  error instanceof ExtractionError || error instanceof EmbeddingError ? error.transient : true
+
+function describeFailure(
+  error: unknown,
+  fallbackCode: string,
+): { code: string; message: string; attempts?: number } {
+  const cause = error instanceof RetriesExhausted ? error.lastError : error
+  const attempts = error instanceof RetriesExhausted ? { attempts: error.attempts } : {}
+  const code = cause instanceof ExtractionError || cause instanceof EmbeddingError ? cause.code : fallbackCode
+  const message = cause instanceof Error ? cause.message : String(cause)
+  return { code, message: message.slice(0, 500), ...attempts }
+}
+
+/**
+ * One accepted document through extraction → categorization → entity resolution → storage. Every transition of its
+ * job is an event; memories are events; what kept failing is dead-lettered with the errors seen. Failures of a
+ * stage's own work become stage errors; failures to write to Kafka are thrown, so the consumer retries the record.
+ */
+export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineSettings) {
+  const now = ports.now ?? (() => new Date())
+  const at = () => now().toISOString()
+  const groupSize = settings.embeddingGroupSize ?? 32
+
+  async function extract(accepted: DocumentAccepted): Promise<ExtractionResult> {
+    const result = await withRetry(
+      () =>
+        ports.extractor.extract({
+          text: accepted.document,
+          documentType: accepted.document_type,
+          documentCreatedAt: accepted.document_created_at,
+          mode: accepted.mode,
+        }),
+      isTransient,
+      settings.retry,
+    )
+    const checked = validateExtractionResult(result)
+    if ('problems' in checked) {
+      throw new ExtractionError(
+        'EXTRACTION_MALFORMED_OUTPUT',
+        `${ports.extractor.name} extractor returned malformed output: ${checked.problems.slice(0, 3).join('; ')}`,
+        false,
+      )
+    }
+    return checked.result
+  }
+
+  async function embedGroup(texts: string[]): Promise<number[][]> {
+    const embedded = await withRetry(() => ports.embedder.embed(texts), isTransient, settings.retry)
+    if (
+      embedded.length !== texts.length ||
+      embedded.some((vector) => vector.length !== ports.embedder.dimension)
+    ) {
+      throw new EmbeddingError(
+        'EMBEDDING_MALFORMED_OUTPUT',
+        `embedder returned ${String(embedded.length)} vector(s) for ${String(texts.length)} text(s), or a wrong dimension`,
+        false,
+      )
+    }
+    return embedded
+  }
+
+  /**
+   * Vectors for every statement that can get one. Statements are embedded in groups; when a group fails, its
+   * statements are tried one by one, so one bad statement costs only itself (the job then ends partial_success).
+   */
+  async function embedAll(
+    statements: ResolvedStatement[],
+  ): Promise<{ vectors: (number[] | null)[]; errors: (DeadLetterError & { stage: 'storage' })[] }> {
+    const vectors: (number[] | null)[] = new Array<number[] | null>(statements.length).fill(null)
+    const errors: (DeadLetterError & { stage: 'storage' })[] = []
+    const texts = statements.map(({ statement }) => statement.content)
+    for (let start = 0; start < texts.length; start += groupSize) {
+      const group = texts.slice(start, start + groupSize)
+      try {
+        ;(await embedGroup(group)).forEach((vector, offset) => (vectors[start + offset] = vector))
+        continue
+      } catch (error) {
+        if (group.length === 1) {
+          errors.push({ stage: 'storage', ...describeFailure(error, 'EMBEDDING_FAILED') })
+          continue
+        }
+      }
+      for (const [offset, text] of group.entries()) {
+        try {
+          const [vector] = await embedGroup([text])
+          vectors[start + offset] = vector ?? null
+        } catch (error) {
+          const failure = describeFailure(error, 'EMBEDDING_FAILED')
+          errors.push({
+            stage: 'storage',
+            ...failure,
+            message: `statement ${String(start + offset + 1)} not stored: ${failure.message}`,
+          })
+        }
+      }
+    }
+    return { vectors, errors }
+  }
+
+  function memoryEvents(
+    accepted: DocumentAccepted,
+    resolved: ResolvedStatement[],
+    vectors: (number[] | null)[],
+  ): MemoryChanged[] {
+    const changedAt = at()
+    return resolved.flatMap(({ statement, entities, relations }, ordinal) => {
+      const vector = vectors[ordinal]
+      if (!vector) return []
+      const category = statement.category ?? categorize(statement)
+      const id = memoryIdFor(accepted.ingestion_id, ordinal)
+      return [
+        {
+          type: 'memory_changed' as const,
+          change: 'created' as const,
+          event_id: randomUUID(),
+          memory_id: id,
+          instance_id: accepted.instance_id,
+          version: 1,
+          changed_at: changedAt,
+          memory: {
+            id,
+            instance_id: accepted.instance_id,
+            type: category.type,
+            content: statement.content,
+            confidence: category.confidence,
+            entities,
+            relations,
+            scope: {
+              user_id: accepted.user_id,
+              customer_id: accepted.customer_id,
+              client_id: accepted.client_id,
+            },
+            source: {
+              ingestion_id: accepted.ingestion_id,
+              document_type: accepted.document_type,
+              document_created_at: accepted.document_created_at,
+            },
+            metadata: accepted.metadata,
+            created_at: changedAt,
+            updated_at: null,
+            occurred_on: statement.occurredOn,
+            speaker: statement.speaker,
+            mode: accepted.mode,
+            embedding: { model: ports.embedder.model, vector },
+          },
+        },
+      ]
+    })
+  }
+
+  async function process(event: ConsumedEvent<DocumentAccepted>, log: Logger): Promise<DocumentOutcome> {
+    const accepted = event.payload
+    const correlationId = event.correlationId ?? accepted.ingestion_id
+    const status = await ports.jobStatus(accepted.ingestion_id)
+    let job = startProcessing(queuedJobOf(accepted), at())
+    if (status && isTerminal(status)) {
+      log.info({ ingestionId: accepted.ingestion_id, status }, 'document already processed; skipped')
+      return { job, skipped: true, deadLettered: false }
+    }
+    const startedAt = now().getTime()
+    await ports.publishJob(job, correlationId)
+    // Stage errors not yet recorded on the job by a progress transition; the finishing transition records them.
+    const failures: StageError[] = []
+    const progressWrites: Promise<void>[] = []
+    // Progress is written without waiting for it; a failed write is thrown when the job finishes, not lost.
+    const publishProgress = () => {
+      const write = ports.publishJob(job, correlationId)
+      write.catch(() => undefined)
+      progressWrites.push(write)
+    }
+    const deadLetterErrors: DeadLetterError[] = []
+
+    let statements: ExtractedStatement[] = []
+    let usage: ExtractionResult['usage']
+    try {
+      const extracted = await extract(accepted)
+      statements = extracted.statements
+      usage = extracted.usage
+      job = recordStage(job, 'extraction', 1, [], at())
+    } catch (error) {
+      const failure = describeFailure(error, 'EXTRACTION_FAILED')
+      log.warn({ err: error, ingestionId: accepted.ingestion_id }, 'extraction failed')
+      failures.push({ stage: 'extraction', code: failure.code, message: failure.message })
+      deadLetterErrors.push({ stage: 'extraction', ...failure })
+    }
+
+    let resolved: ResolvedStatement[] = []
+    if (failures.length === 0) {
+      if (statements.length === 0) {
+        failures.push({
+          stage: 'extraction',
+          code: 'NOTHING_TO_REMEMBER',
+          message: 'The document holds no statement worth remembering (greetings, fillers or questions only)',
+        })
+      } else {
+        // A defect in categorization or resolution must not block the partition: it becomes this document's error.
+        try {
+          const categorized = statements.map((statement) => ({
+            ...statement,
+            category: statement.category ?? categorize(statement),
+          }))
+          job = recordStage(job, 'categorization', 1, [], at())
+          publishProgress()
+          let known: StoredEntity[] = []
+          const entityErrors: StageError[] = []
+          if (accepted.mode === 'long-range') {
+            try {
+              const names = [
+                ...new Set(categorized.flatMap((statement) => statement.entities.map(({ name }) => name))),
+              ]
+              known = await withRetry(
+                () => ports.knownEntities(accepted.instance_id, names),
+                () => true,
+                settings.retry,
+              )
+            } catch (error) {
+              // Memories are still worth storing with name-level resolution; the job says it was degraded.
+              const failure = describeFailure(error, 'ENTITY_LOOKUP_FAILED')
+              entityErrors.push({
+                stage: 'entity_resolution',
+                code: failure.code,
+                message: `Aliases not matched against known entities: ${failure.message}`,
+              })
+              deadLetterErrors.push({ stage: 'entity_resolution', ...failure })
+            }
+          }
+          resolved = resolveEntities(accepted.instance_id, accepted.mode, categorized, known)
+          job = recordStage(job, 'entity_resolution', 1, entityErrors, at())
+          publishProgress()
+        } catch (error) {
+          const stage = job.progress.categorization < 1 ? 'categorization' : 'entity_resolution'
+          const failure = describeFailure(error, 'STAGE_FAILED')
+          log.error({ err: error, ingestionId: accepted.ingestion_id, stage }, 'stage failed')
+          resolved = []
+          failures.push({ stage, code: failure.code, message: failure.message })
+          deadLetterErrors.push({ stage, ...failure })
+        }
+      }
+    }
+
+    const { vectors, errors: embeddingErrors } = await embedAll(resolved)
+    for (const { attempts, ...error } of embeddingErrors) {
+      failures.push({ stage: error.stage, code: error.code, message: error.message })
+      deadLetterErrors.push({ ...error, ...(attempts !== undefined ? { attempts } : {}) })
+    }
+    const memories = memoryEvents(accepted, resolved, vectors)
+    await ports.publishMemories(memories, correlationId)
+
+    const finishedAt = at()
+    const measuredBy = accepted.ingestion_id
+    const dimensions = {
+      ...(accepted.user_id ? { user_id: accepted.user_id } : {}),
+      ...(accepted.customer_id ? { customer_id: accepted.customer_id } : {}),
+      document_type: accepted.document_type,
+      mode: accepted.mode,
+    }
+    const usageEvents: OutgoingEvent[] = [
+      usageEvent(
+        {
+          instanceId: accepted.instance_id,
+          metric: 'ingestion',
+          value: 1,
+          measuredBy,
+          occurredAt: finishedAt,
+          latencyMs: Math.max(0, now().getTime() - Date.parse(accepted.accepted_at)),
+          dimensions: { ...dimensions, operation: 'ingestion' },
+        },
+        correlationId,
+      ),
+    ]
+    if (memories.length > 0) {
+      usageEvents.push(
+        usageEvent(
+          {
+            instanceId: accepted.instance_id,
+            metric: 'memories_stored',
+            value: memories.length,
+            measuredBy,
+            occurredAt: finishedAt,
+            dimensions,
+          },
+          correlationId,
+        ),
+      )
+    }
+    if (usage) {
+      for (const [metric, value] of [
+        ['llm_input_tokens', usage.inputTokens],
+        ['llm_output_tokens', usage.outputTokens],
+      ] as const) {
+        usageEvents.push(
+          usageEvent(
+            {
+              instanceId: accepted.instance_id,
+              metric,
+              value,
+              measuredBy,
+              occurredAt: finishedAt,
+              dimensions: { ...dimensions, operation: 'ingestion', model: usage.model },
+            },
+            correlationId,
+          ),
+        )
+      }
+    }
+    await ports.publishUsage(usageEvents)
+
+    await Promise.all(progressWrites)
+    if (resolved.length > 0) {
+      job = recordStage(job, 'storage', memories.length / resolved.length, [], at())
+    }
+    job = finishJob(
+      job,
+      { memoryIds: memories.map((memory) => memory.memory_id), errors: failures },
+      finishedAt,
+    )
+    const deadLettered = deadLetterErrors.length > 0
+    if (deadLettered) await ports.deadLetters.write(event, deadLetterErrors)
+    await ports.publishJob(job, correlationId)
+    log.info(
+      {
+        ingestionId: accepted.ingestion_id,
+        status: job.status,
+        memories: memories.length,
+        errors: job.errors.length,
+        ms: now().getTime() - startedAt,
+      },
+      'document processed',
+    )
+    return { job, skipped: false, deadLettered }
+  }
+
+  return { process }
+}

@@ -1,0 +1,222 @@
+import { describe, expect, it } from 'vitest'
+import {
+  EmbeddingError,
+  ExtractionError,
+  type ConsumedEvent,
+  type DeadLetterError,
+  type DocumentAccepted,
+  type Embedder,
+  type ExtractedStatement,
+  type Extractor,
+  type IngestionJobChanged,
+  type JobStatus,
+  type MemoryChanged,
+  type OutgoingEvent,
+  createLogger,
+} from '@memory-service/shared'
+import { createDocumentPipeline } from './documentPipeline.js'
+
+const accepted: DocumentAccepted = {
+  type: 'document_accepted',
+  ingestion_id: `ing_${'c'.repeat(32)}`,
+  instance_id: `inst_${'d'.repeat(16)}`,
+  client_id: 'cli_e',
+  document_id: 'doc-1',
+  document: 'ignored by the scripted extractor',
+  document_type: 'note',
+  mode: 'long-range',
+  document_created_at: '2023-05-08T13:56:00.000Z',
+  user_id: 'u1',
+  customer_id: 'c1',
+  metadata: { dia_id: 'D1:1' },
+  accepted_at: '2023-05-08T13:56:00.000Z',
+}
+
+const event: ConsumedEvent<DocumentAccepted> = {
+  topic: 'mem.documents.v1',
+  partition: 2,
+  offset: '41',
+  key: 'k',
+  payload: accepted,
+  headers: { 'x-correlation-id': 'corr-1' },
+  correlationId: 'corr-1',
+  raw: { key: Buffer.from('k'), value: Buffer.from('v'), headers: {} },
+}
+
+const statement = (content: string, names: string[] = []): ExtractedStatement => ({
+  content,
+  speaker: null,
+  occurredOn: null,
+  entities: names.map((name) => ({ name, type: 'person' })),
+  relations: [],
+  category: { type: 'fact', confidence: 0.8 },
+})
+
+/** An embedder that fails (transiently) on texts containing "poison", and counts its calls. */
+function scriptedEmbedder(): Embedder & { calls: number } {
+  const embedder = {
+    model: 'test/constant',
+    dimension: 3,
+    calls: 0,
+    async embed(texts: string[]) {
+      embedder.calls += 1
+      if (texts.some((text) => text.includes('poison')))
+        throw new EmbeddingError('EMBEDDING_UNAVAILABLE', 'down', true)
+      return texts.map(() => [1, 0, 0])
+    },
+    close: async () => undefined,
+  }
+  return embedder
+}
+
+function harness(extract: Extractor['extract'], options: { status?: JobStatus; embedder?: Embedder } = {}) {
+  const jobs: IngestionJobChanged[] = []
+  const memories: MemoryChanged[] = []
+  const usage: OutgoingEvent[] = []
+  const letters: DeadLetterError[][] = []
+  let extractions = 0
+  const pipeline = createDocumentPipeline(
+    {
+      extractor: {
+        name: 'scripted',
+        extract: (input, signal) => {
+          extractions += 1
+          return extract(input, signal)
+        },
+      },
+      embedder: options.embedder ?? scriptedEmbedder(),
+      knownEntities: async () => [
+        { entity_id: 'ent_caroline', canonical_name: 'Caroline Smith', type: 'person', aliases: [] },
+      ],
+      jobStatus: async () => options.status ?? null,
+      publishJob: async (job) => void jobs.push(job),
+      publishMemories: async (events) => void memories.push(...events),
+      publishUsage: async (events) => void usage.push(...events),
+      deadLetters: { write: async (_record, errors) => void letters.push(errors) },
+    },
+    { retry: { maxAttempts: 3, baseDelayMs: 1, sleep: async () => undefined }, embeddingGroupSize: 2 },
+  )
+  return {
+    run: () => pipeline.process(event, createLogger({ level: 'silent', name: 'pipeline-test' })),
+    jobs,
+    memories,
+    usage,
+    letters,
+    extractions: () => extractions,
+  }
+}
+
+describe('document pipeline', () => {
+  it('stores every statement and publishes job transitions in version order, ending completed', async () => {
+    const run = harness(async () => ({
+      statements: [statement('Caroline likes tea.', ['Caroline']), statement('Sky is blue.')],
+    }))
+    const outcome = await run.run()
+    expect(outcome.job.status).toBe('completed')
+    expect(run.jobs.map((job) => [job.version, job.status])).toEqual([
+      [2, 'processing'],
+      [4, 'processing'],
+      [5, 'processing'],
+      [7, 'completed'],
+    ])
+    expect(run.memories.map((memory) => memory.memory_id)).toEqual(outcome.job.memory_ids)
+    expect(run.memories[0]?.memory).toMatchObject({
+      scope: { user_id: 'u1', customer_id: 'c1', client_id: 'cli_e' },
+      metadata: { dia_id: 'D1:1' },
+      updated_at: null,
+      // long-range resolution matched the first name to the known entity
+      entities: [expect.objectContaining({ entity_id: 'ent_caroline', canonical_name: 'Caroline Smith' })],
+    })
+    expect(run.usage.map((usage) => (usage.payload as { metric: string }).metric)).toEqual([
+      'ingestion',
+      'memories_stored',
+    ])
+    expect(run.letters).toEqual([])
+  })
+
+  it('derives the same memory ids when the same document is processed again', async () => {
+    const extract = async () => ({ statements: [statement('Caroline likes tea.')] })
+    const first = harness(extract)
+    const second = harness(extract)
+    await first.run()
+    await second.run()
+    expect(second.memories.map((memory) => memory.memory_id)).toEqual(
+      first.memories.map((memory) => memory.memory_id),
+    )
+  })
+
+  it('skips a document whose job already finished (a redelivered message)', async () => {
+    const run = harness(async () => ({ statements: [statement('x y z')] }), { status: 'completed' })
+    expect((await run.run()).skipped).toBe(true)
+    expect(run.extractions()).toBe(0)
+    expect(run.jobs).toEqual([])
+  })
+
+  it('retries a transient extraction failure, then fails the job and dead-letters the record', async () => {
+    const run = harness(async () => {
+      throw new ExtractionError('EXTRACTION_UNAVAILABLE', 'model down', true)
+    })
+    const outcome = await run.run()
+    expect(run.extractions()).toBe(3)
+    expect(outcome).toMatchObject({ deadLettered: true, job: { status: 'failed', memory_ids: [] } })
+    expect(outcome.job.errors).toEqual([
+      expect.objectContaining({ stage: 'extraction', code: 'EXTRACTION_UNAVAILABLE' }),
+    ])
+    expect(run.letters).toEqual([[expect.objectContaining({ code: 'EXTRACTION_UNAVAILABLE', attempts: 3 })]])
+    expect(run.memories).toEqual([])
+  })
+
+  it('refuses malformed extractor output without retrying', async () => {
+    const run = harness(async () => ({ statements: [{ content: '' }] }) as never)
+    const outcome = await run.run()
+    expect(run.extractions()).toBe(1)
+    expect(outcome.job.errors[0]).toMatchObject({ code: 'EXTRACTION_MALFORMED_OUTPUT' })
+  })
+
+  it('loses only the statement the embedder cannot take: partial_success', async () => {
+    const run = harness(async () => ({
+      statements: [
+        statement('one fine statement'),
+        statement('poison statement'),
+        statement('third statement'),
+      ],
+    }))
+    const outcome = await run.run()
+    expect(outcome.job.status).toBe('partial_success')
+    expect(run.memories).toHaveLength(2)
+    expect(outcome.job.progress.storage).toBeCloseTo(2 / 3)
+    expect(outcome.job.errors).toEqual([
+      expect.objectContaining({ stage: 'storage', code: 'EMBEDDING_UNAVAILABLE' }),
+    ])
+    expect(outcome.deadLettered).toBe(true)
+  })
+
+  it('ends failed, not completed, when nothing was worth remembering', async () => {
+    const run = harness(async () => ({ statements: [] }))
+    const outcome = await run.run()
+    expect(outcome.job).toMatchObject({
+      status: 'failed',
+      errors: [expect.objectContaining({ code: 'NOTHING_TO_REMEMBER' })],
+    })
+    expect(outcome.deadLettered).toBe(false)
+  })
+
+  it('records model token usage as usage events', async () => {
+    const run = harness(async () => ({
+      statements: [statement('Caroline likes tea.')],
+      usage: { model: 'gpt-test', inputTokens: 120, outputTokens: 30 },
+    }))
+    await run.run()
+    const tokens = run.usage
+      .map((usage) => usage.payload as { metric: string; value: number; dimensions: { model?: string } })
+      .filter((usage) => usage.metric.startsWith('llm_'))
+    expect(tokens).toEqual([
+      expect.objectContaining({
+        metric: 'llm_input_tokens',
+        value: 120,
+        dimensions: expect.objectContaining({ model: 'gpt-test' }) as unknown,
+      }),
+      expect.objectContaining({ metric: 'llm_output_tokens', value: 30 }),
+    ])
+  })
+})
