@@ -1,20 +1,107 @@
-import { checkDependencies, type Engines, type Logger } from '@memory-service/shared'
+import {
+  checkDependencies,
+  createElasticsearchStore,
+  createEventConsumer,
+  DOCUMENTS_TOPIC,
+  INGESTION_JOBS_INDEX,
+  INGESTION_JOBS_TOPIC,
+  MEMORIES_TOPIC,
+  type DocumentAccepted,
+  type EventConsumer,
+  type Engines,
+  type IngestionJob,
+  type IngestionJobChanged,
+  type Logger,
+  type MemoryChanged,
+} from '@memory-service/shared'
+import { createGraphProjection } from './graphProjection.js'
+import { createJobProjection } from './jobProjection.js'
+import { createVectorProjection } from './vectorProjection.js'
+
+export { createGraphProjection, createJobProjection, createVectorProjection }
+
+/** Consumer groups, one per projection: each keeps its own offsets and can be replayed on its own. */
+export const projectionGroups = {
+  jobs: 'memory-projector-jobs',
+  vector: 'memory-projector-vector',
+  graph: 'memory-projector-graph',
+} as const
 
 export interface RunningProjectors {
   close(): Promise<void>
 }
 
 /**
- * The projectors (Elasticsearch, Neo4j, ClickHouse) as a process of their own. They check every engine they
- * project into before they report ready; the projections themselves are added with the features that read them.
+ * The projectors as a process of their own: ingestion jobs and memories into Elasticsearch, memories and entities
+ * into Neo4j. Each projection is its own consumer group over the log, writes idempotently and resolves offsets only
+ * after its write.
  */
-export async function startProjectors(engines: Engines, logger: Logger): Promise<RunningProjectors> {
+export async function startProjectors(
+  engines: Engines,
+  logger: Logger,
+  options: { groupPrefix?: string } = {},
+): Promise<RunningProjectors> {
   const readiness = await checkDependencies(engines.probes)
   if (readiness.status !== 'ready') {
     throw new Error(
       `projectors cannot start: ${JSON.stringify(readiness.checks.filter((check) => check.status === 'down'))}`,
     )
   }
-  logger.info({ projections: [] }, 'projectors ready')
-  return { close: async () => undefined }
+  const group = (name: string) => `${options.groupPrefix ?? ''}${name}`
+  const consumers: EventConsumer[] = []
+  const projectJobs = createJobProjection(
+    createElasticsearchStore<IngestionJob>(engines.elasticsearch, INGESTION_JOBS_INDEX),
+  )
+  const projectVectors = createVectorProjection(engines.elasticsearch)
+  const projectGraph = createGraphProjection(engines.neo4j)
+  const common = { kafka: engines.kafka, codec: engines.schemaCodec, fromBeginning: true }
+  try {
+    consumers.push(
+      await createEventConsumer<DocumentAccepted | IngestionJobChanged>({
+        ...common,
+        logger: logger.child({ projection: 'jobs' }),
+        groupId: group(projectionGroups.jobs),
+        topics: [DOCUMENTS_TOPIC, INGESTION_JOBS_TOPIC],
+        handleBatch: (events) => projectJobs(events),
+      }),
+      await createEventConsumer<MemoryChanged>({
+        ...common,
+        logger: logger.child({ projection: 'vector' }),
+        groupId: group(projectionGroups.vector),
+        topics: [MEMORIES_TOPIC],
+        handleBatch: async (events, log) => {
+          const { written, skipped } = await projectVectors(events)
+          log.debug(
+            { written, skipped, correlationIds: [...new Set(events.map((event) => event.correlationId))] },
+            'memories projected into elasticsearch',
+          )
+        },
+      }),
+      await createEventConsumer<MemoryChanged>({
+        ...common,
+        logger: logger.child({ projection: 'graph' }),
+        groupId: group(projectionGroups.graph),
+        topics: [MEMORIES_TOPIC],
+        handleBatch: async (events, log) => {
+          await projectGraph(events)
+          log.debug(
+            {
+              events: events.length,
+              correlationIds: [...new Set(events.map((event) => event.correlationId))],
+            },
+            'memories projected into neo4j',
+          )
+        },
+      }),
+    )
+  } catch (error) {
+    await Promise.allSettled(consumers.map((consumer) => consumer.close()))
+    throw error
+  }
+  logger.info({ projections: Object.keys(projectionGroups) }, 'projectors ready')
+  return {
+    async close() {
+      await Promise.allSettled(consumers.map((consumer) => consumer.close()))
+    },
+  }
 }
