@@ -82,18 +82,32 @@ export async function readTopicToEnd<T>(
 }
 
 /**
- * A gateway of its own (free ports, its own rate-limit group) and a new instance with a generous enterprise
+ * A gateway of its own (free ports, its own rate-limit group), with the pipeline worker and projectors when asked,
+ * and a new instance with a generous enterprise
  * limit, usable once the gateway has read it from the control topic.
  */
-export async function startGatewayWithInstance(name: string) {
+export async function startGatewayWithInstance(name: string, options: { withWorkers?: boolean } = {}) {
   const { startServices } = await import('../../services/cli/src/startServices.js')
+  const { withInjectedFaults } = await import('./faultInjection.js')
   const shared = await import('@memory-service/shared')
   const rateLimitGroup = uniqueName('gateways')
-  const config = testConfig({ HTTP_PORT: '0', GRPC_PORT: '0', RATE_LIMIT_GROUP: rateLimitGroup })
+  const config = testConfig({
+    HTTP_PORT: '0',
+    GRPC_PORT: '0',
+    RATE_LIMIT_GROUP: rateLimitGroup,
+    PIPELINE_RETRY_BASE_MS: '20',
+    PIPELINE_MAX_ATTEMPTS: '3',
+  })
   const logger = testLogger()
   const kafka = shared.createKafka({ brokers: config.kafka.brokers, clientId: `${name}-e2e`, logger })
   const codec = shared.createSchemaCodec(config.schemaRegistry.url)
-  const gateway = await startServices(config, ['gateway'], logger)
+  // The pipeline and projectors run in their production consumer groups, with faults injected by text markers.
+  const gateway = await startServices(
+    config,
+    options.withWorkers ? ['gateway', 'pipeline', 'projectors'] : ['gateway'],
+    logger,
+    { pipelineModels: withInjectedFaults },
+  )
   const control = await shared.createControlPlane({ kafka, codec, logger })
   const events = shared.createControlEventFactory()
   const tenancy = shared.createTenancyCommands(control, events)

@@ -22,12 +22,20 @@ import {
   createElasticsearchStore,
   INGESTION_JOBS_INDEX,
   type IngestionJob,
+  type Embedder,
+  type Extractor,
+  createEmbedder,
+  createMemoryStore,
+  createMemoryEditor,
+  mergeContent,
+  MEMORY_SUBJECT,
+  memoryChangedSchema,
   type Logger,
   type ServiceConfig,
   type CreatedInstance,
 } from '@memory-service/shared'
 import { startGateway } from '@memory-service/gateway'
-import { startPipeline } from '@memory-service/pipeline'
+import { analyzeEditedContent, createExtractor, startPipeline } from '@memory-service/pipeline'
 import { startProjectors } from '@memory-service/projectors'
 
 export const serviceNames = ['gateway', 'pipeline', 'projectors'] as const
@@ -52,7 +60,14 @@ export async function startServices(
   config: ServiceConfig,
   names: readonly ServiceName[],
   logger: Logger = createLogger({ level: config.log.level, name: 'memory-service' }),
-  options: { bootstrapDevelopmentInstance?: boolean } = {},
+  options: {
+    bootstrapDevelopmentInstance?: boolean
+    /** Wraps the pipeline's models (tests inject faults through it). */
+    pipelineModels?: (models: { extractor: Extractor; embedder: Embedder }) => {
+      extractor: Extractor
+      embedder: Embedder
+    }
+  } = {},
 ): Promise<RunningServices> {
   const engines = await connectEngines(config, logger)
   const closers: (() => Promise<void>)[] = [() => engines.close()]
@@ -71,11 +86,22 @@ export async function startServices(
         },
         loadEngineDeclarations(),
         logger.child({ component: 'provisioning' }),
+        { embeddingDimension: config.embeddings.dimension },
       )
     } finally {
       await topicAdmin.close()
     }
     const addresses: RunningServices['addresses'] = {}
+    // One embedding model per process, shared by the pipeline and the gateway's memory editor.
+    let embedder: Embedder | undefined
+    const sharedEmbedder = async (): Promise<Embedder> => {
+      if (!embedder) {
+        const created = await createEmbedder(config.embeddings)
+        closers.push(() => created.close())
+        embedder = created
+      }
+      return embedder
+    }
     let developmentInstance: CreatedInstance | undefined
     for (const name of names) {
       const serviceLogger = logger.child({ component: name })
@@ -99,6 +125,7 @@ export async function startServices(
           await engines.schemaCodec.register([
             { subject: CONVERSATION_EVENT_SUBJECT, schema: conversationEventRecordedSchema },
             { subject: DOCUMENT_SUBJECT, schema: documentAcceptedSchema },
+            { subject: MEMORY_SUBJECT, schema: memoryChangedSchema },
           ])
           const producer = await createEventProducer(engines.kafka, engines.schemaCodec)
           closers.push(() => producer.close())
@@ -109,9 +136,26 @@ export async function startServices(
           const events = createEventRecorder({ producer, claims, logger: serviceLogger })
           const jobs = createElasticsearchStore<IngestionJob>(engines.elasticsearch, INGESTION_JOBS_INDEX)
           const documents = createDocumentIngestor({ producer, claims, jobs, logger: serviceLogger })
+          const memoryStore = createMemoryStore(engines.elasticsearch)
+          const editor = createMemoryEditor({
+            store: memoryStore,
+            producer,
+            embedder: await sharedEmbedder(),
+            analyze: analyzeEditedContent,
+            merge: mergeContent,
+          })
           const gateway = await startGateway(
             config,
-            { engines, control, tenancy, events, documents, jobs, gatewayCount: () => presence.count() },
+            {
+              engines,
+              control,
+              tenancy,
+              events,
+              documents,
+              jobs,
+              memories: { store: memoryStore, editor },
+              gatewayCount: () => presence.count(),
+            },
             serviceLogger,
           )
           closers.push(() => gateway.close())
@@ -120,7 +164,17 @@ export async function startServices(
           break
         }
         case 'pipeline': {
-          const pipeline = await startPipeline(engines, serviceLogger)
+          const pipeline = await startPipeline(
+            engines,
+            {
+              config,
+              ...(options.pipelineModels ?? ((models) => models))({
+                extractor: createExtractor(config),
+                embedder: await sharedEmbedder(),
+              }),
+            },
+            serviceLogger,
+          )
           closers.push(() => pipeline.close())
           break
         }

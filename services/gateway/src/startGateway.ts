@@ -9,6 +9,8 @@ import {
   type DocumentIngestor,
   type ElasticsearchStore,
   type IngestionJob,
+  type MemoryEditor,
+  type MemoryStore,
 } from '@memory-service/shared'
 import { buildApp } from './app.js'
 import { startGrpcServer } from './grpc/grpcServer.js'
@@ -27,6 +29,7 @@ export interface GatewayDependencies {
   events: EventRecorder
   documents: DocumentIngestor
   jobs: ElasticsearchStore<IngestionJob>
+  memories: { store: MemoryStore; editor: MemoryEditor }
   /** How many gateway processes share the rate limits (see createRateLimiter). */
   gatewayCount?: () => number
 }
@@ -48,6 +51,7 @@ export async function startGateway(
     events: deps.events,
     documents: deps.documents,
     jobs: deps.jobs,
+    memories: deps.memories,
     rateLimiter,
   })
   const httpAddress = await app.listen({ host: config.http.host, port: config.http.port })

@@ -10,13 +10,33 @@ import {
   type DocumentIngestor,
   type ElasticsearchStore,
   type IngestionJob,
+  type Memory,
+  type MemoryEditor,
+  type MemoryList,
+  type MemoryListQuery,
+  type MemoryStore,
+  type MemoryUpdateRequest,
   type Principal,
+  type StoredMemory,
+  isMemoryId,
+  publicMemoryOf,
 } from '@memory-service/shared'
 
 export interface MemoryRouteDependencies {
   documents?: DocumentIngestor
   jobs?: ElasticsearchStore<IngestionJob>
+  memories?: { store: MemoryStore; editor: MemoryEditor }
 }
+
+/** Elasticsearch pages no deeper than this (index.max_result_window). */
+const deepestListedItem = 10_000
+
+const memoryIdParams = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['memory_id'],
+  properties: { memory_id: { type: 'string', maxLength: 64 } },
+} as const
 
 function scopeOf(principal: Principal) {
   return { instanceId: principal.instance.instance_id, clientId: principal.instance.client_id }
@@ -134,8 +154,114 @@ export function registerMemoryRoutes(app: FastifyInstance, deps: MemoryRouteDepe
           ingestion_id: request.params.ingestion_id,
         })
       }
-      const { instance_id, updated_at, ...status } = job
-      return status
+      const { instance_id, updated_at, memory_ids, ...status } = job
+      // The memories a job produced are listed once it has finished.
+      return status.status === 'queued' || status.status === 'processing' ? status : { ...status, memory_ids }
+    },
+  )
+
+  if (deps.memories) registerMemoryResourceRoutes(app, deps.memories)
+}
+
+/** Single memories: read, list, update, delete, always within the key's own instance. */
+function registerMemoryResourceRoutes(
+  app: FastifyInstance,
+  { store, editor }: { store: MemoryStore; editor: MemoryEditor },
+): void {
+  const notFound = (memoryId: string) =>
+    new AppError('NOT_FOUND', 'Memory not found', { memory_id: memoryId })
+  const ownMemory = async (instanceId: string, memoryId: string): Promise<StoredMemory> => {
+    const stored = isMemoryId(memoryId) ? await store.get(memoryId) : null
+    if (stored?.instance_id !== instanceId) throw notFound(memoryId)
+    return stored
+  }
+
+  app.get<{ Querystring: MemoryListQuery & { page: number; page_size: number } }>(
+    '/v1/memories',
+    {
+      config: { permission: 'memories:read' },
+      schema: {
+        tags: ['memories'],
+        summary:
+          'List memories of this instance, newest first, filtered by user, customer, type or ingestion job',
+        querystring: { $ref: 'MemoryListQuery.schema.json#' },
+        response: { 200: { $ref: 'MemoryList.schema.json#' } },
+      },
+    },
+    async (request): Promise<MemoryList> => {
+      const { page, page_size } = request.query
+      if (page * page_size > deepestListedItem) {
+        throw invalidInput(
+          {
+            page: `page × page_size may not exceed ${String(deepestListedItem)}; narrow the filters instead`,
+          },
+          'Page out of range',
+        )
+      }
+      const { items, total } = await store.list(principalOf(request).instance.instance_id, request.query)
+      return {
+        items: items.map((item) => publicMemoryOf(item)),
+        page,
+        page_size,
+        total,
+        has_more: page * page_size < total,
+      }
+    },
+  )
+
+  app.get<{ Params: { memory_id: string } }>(
+    '/v1/memories/:memory_id',
+    {
+      config: { permission: 'memories:read' },
+      schema: {
+        tags: ['memories'],
+        summary: 'One memory of this instance',
+        params: memoryIdParams,
+        response: { 200: { $ref: 'Memory.schema.json#' } },
+      },
+    },
+    async (request): Promise<Memory> =>
+      publicMemoryOf(await ownMemory(principalOf(request).instance.instance_id, request.params.memory_id)),
+  )
+
+  app.patch<{ Params: { memory_id: string }; Body: MemoryUpdateRequest }>(
+    '/v1/memories/:memory_id',
+    {
+      config: { permission: 'memories:write' },
+      schema: {
+        tags: ['memories'],
+        summary:
+          'Update a memory (content with a merge strategy, confidence, metadata merged); answers the new state',
+        params: memoryIdParams,
+        body: { $ref: 'MemoryUpdateRequest.schema.json#' },
+        response: { 200: { $ref: 'Memory.schema.json#' } },
+      },
+    },
+    async (request): Promise<Memory> => {
+      const instanceId = principalOf(request).instance.instance_id
+      if (!isMemoryId(request.params.memory_id)) throw notFound(request.params.memory_id)
+      return publicMemoryOf(
+        await editor.update(instanceId, request.params.memory_id, request.body, request.id),
+      )
+    },
+  )
+
+  app.delete<{ Params: { memory_id: string } }>(
+    '/v1/memories/:memory_id',
+    {
+      config: { permission: 'memories:write' },
+      schema: {
+        tags: ['memories'],
+        summary: 'Delete a memory permanently (vector and graph stores); its entities stay',
+        params: memoryIdParams,
+        response: { 204: { type: 'null', description: 'Deleted' } },
+      },
+    },
+    async (request, reply) => {
+      const instanceId = principalOf(request).instance.instance_id
+      if (!isMemoryId(request.params.memory_id)) throw notFound(request.params.memory_id)
+      await editor.remove(instanceId, request.params.memory_id, request.id)
+      return reply.status(204).send()
     },
   )
 }
