@@ -25,6 +25,7 @@ import {
   type Embedder,
   type Extractor,
   createEmbedder,
+  createBatchingEmbedder,
   createMemoryStore,
   createMemoryEditor,
   mergeContent,
@@ -96,7 +97,7 @@ export async function startServices(
     let embedder: Embedder | undefined
     const sharedEmbedder = async (): Promise<Embedder> => {
       if (!embedder) {
-        const created = await createEmbedder(config.embeddings)
+        const created = createBatchingEmbedder(await createEmbedder(config.embeddings))
         closers.push(() => created.close())
         embedder = created
       }

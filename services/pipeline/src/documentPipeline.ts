@@ -303,7 +303,6 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
       deadLetterErrors.push({ ...error, ...(attempts !== undefined ? { attempts } : {}) })
     }
     const memories = memoryEvents(accepted, resolved, vectors)
-    await ports.publishMemories(memories, correlationId)
 
     const finishedAt = at()
     const measuredBy = accepted.ingestion_id
@@ -362,7 +361,8 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
         )
       }
     }
-    await ports.publishUsage(usageEvents)
+    // The job may say a memory exists only once its event is in the log; usage needs no such order.
+    await Promise.all([ports.publishMemories(memories, correlationId), ports.publishUsage(usageEvents)])
 
     await Promise.all(progressWrites)
     if (resolved.length > 0) {

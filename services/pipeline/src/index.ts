@@ -1,5 +1,6 @@
 import {
   checkDependencies,
+  createCoalescingAppender,
   createDeadLetterWriter,
   createElasticsearchStore,
   createEventConsumer,
@@ -82,6 +83,8 @@ export async function startPipeline(
     { subject: USAGE_SUBJECT, schema: usageRecordedSchema },
   ])
   const producer = await createEventProducer(engines.kafka, engines.schemaCodec)
+  // Partitions processed at once each append a few events per document; merged, they share produce requests.
+  const appender = createCoalescingAppender(producer)
   const deadLetters = createDeadLetterWriter(producer, groupId)
   const jobs = createElasticsearchStore<IngestionJob>(engines.elasticsearch, INGESTION_JOBS_INDEX)
   const { config } = dependencies
@@ -102,12 +105,12 @@ export async function startPipeline(
       },
       jobStatus: async (ingestionId) => (await jobs.get(ingestionId))?.status ?? null,
       async publishJob(job, correlationId) {
-        await producer.append(INGESTION_JOBS_TOPIC, [
+        await appender.append(INGESTION_JOBS_TOPIC, [
           { key: job.ingestion_id, subject: INGESTION_JOB_SUBJECT, payload: job, correlationId },
         ])
       },
       async publishMemories(events, correlationId) {
-        await producer.append(
+        await appender.append(
           MEMORIES_TOPIC,
           events.map((event) => ({
             key: event.memory_id,
@@ -118,7 +121,7 @@ export async function startPipeline(
         )
       },
       async publishUsage(events) {
-        await producer.append(USAGE_TOPIC, events)
+        await appender.append(USAGE_TOPIC, events)
       },
       deadLetters,
     },

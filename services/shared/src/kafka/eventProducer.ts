@@ -26,6 +26,8 @@ export interface EventProducer {
    * in-sync replica has them (acks=all).
    */
   append(topic: string, events: OutgoingEvent[]): Promise<AppendedBatch[]>
+  /** Appends to several topics in one request (acks=all); all of it is written or the call fails. */
+  appendMany(batches: { topic: string; events: OutgoingEvent[] }[]): Promise<void>
   /** Appends records whose bytes are already final (a dead letter keeps the original value as it was). */
   forward(topic: string, records: { key: Buffer | null; value: Buffer; headers: IHeaders }[]): Promise<void>
   close(): Promise<void>
@@ -41,18 +43,31 @@ export async function createEventProducer(kafka: Kafka, codec: SchemaCodec): Pro
     createPartitioner: Partitioners.DefaultPartitioner,
   })
   await producer.connect()
+  const encode = (events: OutgoingEvent[]) =>
+    Promise.all(
+      events.map(async (event) => ({
+        key: event.key,
+        value: await codec.encode(event.subject, event.payload),
+        headers: { ...event.headers, [CORRELATION_ID_HEADER]: event.correlationId },
+      })),
+    )
   return {
     async append(topic, events) {
       if (events.length === 0) return []
-      const messages = await Promise.all(
-        events.map(async (event) => ({
-          key: event.key,
-          value: await codec.encode(event.subject, event.payload),
-          headers: { ...event.headers, [CORRELATION_ID_HEADER]: event.correlationId },
-        })),
-      )
+      const messages = await encode(events)
       const metadata = await producer.send({ topic, acks: -1, messages })
       return metadata.map((entry) => ({ partition: entry.partition, baseOffset: entry.baseOffset ?? '0' }))
+    },
+    async appendMany(batches) {
+      const byTopic = new Map<string, OutgoingEvent[]>()
+      for (const { topic, events } of batches) byTopic.set(topic, [...(byTopic.get(topic) ?? []), ...events])
+      const topicMessages = await Promise.all(
+        [...byTopic]
+          .filter(([, events]) => events.length > 0)
+          .map(async ([topic, events]) => ({ topic, messages: await encode(events) })),
+      )
+      if (topicMessages.length === 0) return
+      await producer.sendBatch({ acks: -1, topicMessages })
     },
     async forward(topic, records) {
       if (records.length === 0) return

@@ -128,7 +128,7 @@ export interface ServiceConfig {
      */
     retryBaseMs: number
     /**
-     * Partitions of the documents topic processed at once by one worker.
+     * Partitions of the documents topic processed at once by one worker; their embedding calls are merged into batches.
      */
     concurrency: number
   }
