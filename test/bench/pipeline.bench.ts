@@ -1,0 +1,189 @@
+/**
+ * `npm run bench:pipeline`: documents/s through the memory pipeline and the time from acceptance to a finished
+ * job, against the raw engine the pipeline spends most of its time in (the embedding model alone).
+ *   (a) the configured embedder embedding the same kind of statements, 32 per call
+ *   (b) documents posted with POST /v1/memories/batch (100 per request, mode fast), processed by one pipeline
+ *       worker and projected, measured from each job's acceptance to its terminal transition on Kafka
+ * One process runs gateway, pipeline and projectors, like `npm start` (BENCH_SERVICES=gateway,pipeline leaves the
+ * projectors out). BENCH_DOCUMENTS sets the document count.
+ */
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import {
+  createControlEventFactory,
+  createControlPlane,
+  createEmbedder,
+  createKafka,
+  createLogger,
+  createSchemaCodec,
+  createTenancyCommands,
+  INGESTION_JOBS_TOPIC,
+  loadConfig,
+  type IngestionJobChanged,
+} from '@memory-service/shared'
+import { startServices } from '../../services/cli/src/startServices.js'
+
+const total = Number(process.env.BENCH_DOCUMENTS ?? 1_000)
+const runId = Date.now().toString(36)
+const config = loadConfig({
+  ...process.env,
+  HTTP_PORT: '0',
+  GRPC_PORT: '0',
+  LOG_LEVEL: 'warn',
+  RATE_LIMIT_GROUP: `bench-${runId}`,
+  CLICKHOUSE_DATA_PATH: mkdtempSync(join(tmpdir(), 'memory-service-bench-')),
+})
+const logger = createLogger({ level: 'warn', name: 'bench' })
+
+const people = ['Caroline', 'Melanie', 'Jon', 'Gina', 'Maria', 'John', 'Nate', 'Joanna', 'Tim', 'Evan']
+const places = ['Sweden', 'Lisbon', 'Boston', 'the Grand Canyon', 'Paris', 'Chicago', 'Toronto', 'Kyoto']
+const activities = [
+  'a pottery class',
+  'a support group',
+  'a charity race',
+  'a camping trip',
+  'a jazz concert',
+]
+const when = ['yesterday', 'last week', 'two days ago', 'last Saturday', 'this morning', 'last month']
+const feelings = ['so proud', 'really happy', 'a bit nervous', 'grateful', 'exhausted but happy']
+
+function turn(index: number): string {
+  const pick = <T>(list: T[], salt: number): T => list[(index * 7 + salt * 13) % list.length] as T
+  const speaker = pick(people, 1)
+  return (
+    `${speaker}: I went to ${pick(activities, 2)} in ${pick(places, 3)} ${pick(when, 4)} and I felt ${pick(feelings, 5)}. ` +
+    `My friend ${pick(people, 6)} loves ${pick(['painting', 'hiking', 'reading', 'baking'], 7)}, and we plan to visit ${pick(places, 8)} next month.`
+  )
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0
+}
+
+async function rawEmbedding(): Promise<{ perSecond: number }> {
+  const embedder = await createEmbedder(config.embeddings)
+  const statements = Array.from({ length: 512 }, (_, index) => turn(index).split('. ')[0] ?? '')
+  await embedder.embed(statements.slice(0, 32))
+  const started = performance.now()
+  for (let start = 0; start < statements.length; start += 32)
+    await embedder.embed(statements.slice(start, start + 32))
+  const seconds = (performance.now() - started) / 1000
+  await embedder.close()
+  return { perSecond: statements.length / seconds }
+}
+
+async function main(): Promise<void> {
+  const raw = await rawEmbedding()
+  const services = await startServices(
+    config,
+    (process.env.BENCH_SERVICES ?? 'gateway,pipeline,projectors').split(',') as (
+      'gateway' | 'pipeline' | 'projectors'
+    )[],
+    logger,
+  )
+  const kafka = createKafka({ brokers: config.kafka.brokers, clientId: 'bench', logger })
+  const codec = createSchemaCodec(config.schemaRegistry.url)
+  const control = await createControlPlane({ kafka, codec, logger })
+  const factory = createControlEventFactory()
+  const { instance, api_key } = await createTenancyCommands(control, factory).createInstance(
+    {
+      clientId: factory.newClientId(),
+      name: 'bench-pipeline',
+      tier: 'enterprise',
+      rateLimit: { requests_per_minute: 1_000_000, burst: 100_000 },
+    },
+    'bench',
+  )
+  const baseUrl = services.addresses.http ?? ''
+  const headers = { authorization: `Bearer ${api_key.key}`, 'content-type': 'application/json' }
+  for (;;) {
+    const ready = await fetch(`${baseUrl}/dashboard/instances`, { headers })
+    if (ready.status !== 401) break
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+
+  const finished = new Map<string, IngestionJobChanged>()
+  const consumer = kafka.consumer({ groupId: `bench-jobs-${runId}` })
+  await consumer.connect()
+  // From the beginning: a new group starting at "latest" can miss what is written while it joins.
+  await consumer.subscribe({ topics: [INGESTION_JOBS_TOPIC], fromBeginning: true })
+  let allDone: () => void = () => undefined
+  const done = new Promise<void>((resolve) => (allDone = resolve))
+  await consumer.run({
+    eachMessage: async ({ message }) => {
+      if (!message.value) return
+      const job = await codec.decode<IngestionJobChanged>(message.value)
+      if (job.instance_id !== instance.instance_id) return
+      if (['completed', 'failed', 'partial_success'].includes(job.status)) {
+        finished.set(job.ingestion_id, job)
+        if (finished.size >= total) allDone()
+      }
+    },
+  })
+
+  const acceptedAt = new Map<string, number>()
+  const started = performance.now()
+  // BENCH_RATE (documents/s) paces single documents instead of posting batches as fast as possible, to measure
+  // the time to completion without a queue in front of the worker.
+  const rate = process.env.BENCH_RATE ? Number(process.env.BENCH_RATE) : undefined
+  const perRequest = rate ? 1 : 100
+  for (let offset = 0; offset < total; offset += perRequest) {
+    if (rate) await new Promise((resolve) => setTimeout(resolve, 1000 / rate))
+    const documents = Array.from({ length: Math.min(perRequest, total - offset) }, (_, index) => ({
+      document: turn(offset + index),
+      document_type: 'ai-chat-conversation',
+      mode: 'fast',
+      user_id: `bench-user-${String((offset + index) % 20)}`,
+      document_created_at: '2023-05-08T13:56:00.000Z',
+    }))
+    const response = await fetch(`${baseUrl}/v1/memories/batch`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ documents }),
+    })
+    const body = (await response.json()) as { results: { ingestion_id: string }[] }
+    const now = Date.now()
+    for (const result of body.results) acceptedAt.set(result.ingestion_id, now)
+  }
+  await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 30 * 60_000))])
+  const seconds = (performance.now() - started) / 1000
+  // Acceptance to the terminal transition, both as the events record them (accepted_at is the 201's time).
+  const latencies = [...finished.values()]
+    .map(
+      (job) => Date.parse(job.changed_at) - (acceptedAt.get(job.ingestion_id) ?? Date.parse(job.changed_at)),
+    )
+    .sort((a, b) => a - b)
+  const statuses: Record<string, number> = {}
+  let memories = 0
+  for (const job of finished.values()) {
+    statuses[job.status] = (statuses[job.status] ?? 0) + 1
+    memories += job.memory_ids.length
+  }
+
+  console.log(
+    `\npipeline benchmark, ${String(total)} documents (mode fast, ${rate ? `${String(rate)}/s, one per request` : 'batches of 100 at once'}), ${new Date().toISOString()}`,
+  )
+  console.table({
+    '(a) raw embedder': { 'items/s': Math.round(raw.perSecond), unit: 'statements' },
+    '(b) pipeline': {
+      'items/s': Math.round(finished.size / seconds),
+      unit: 'documents',
+      'memories/s': Math.round(memories / seconds),
+      'p50 ms': Math.round(percentile(latencies, 50)),
+      'p95 ms': Math.round(percentile(latencies, 95)),
+      'p99 ms': Math.round(percentile(latencies, 99)),
+      finished: finished.size,
+      statuses: JSON.stringify(statuses),
+    },
+  })
+  console.log(
+    `ratio: pipeline memories/s ÷ raw embedder statements/s = ${(memories / seconds / raw.perSecond).toFixed(2)}×`,
+  )
+  await consumer.disconnect()
+  await control.close()
+  await services.close()
+}
+
+await main()
