@@ -14,10 +14,14 @@ import {
   DOCUMENTS_TOPIC,
   documentAcceptedSchema,
   MEMORIES_ALIAS,
+  MEMORIES_TOPIC,
+  MEMORY_SUBJECT,
+  memoryChangedSchema,
   type CreatedInstance,
   type DocumentAccepted,
   type EventProducer,
   type Memory,
+  type MemoryChanged,
   type Neo4jStore,
 } from '@memory-service/shared'
 import { faultMarkers } from '../support/faultInjection.js'
@@ -272,6 +276,65 @@ describe('failures are never silent', () => {
     )
     expect(nodes[0]?.count).toBe(job.memory_ids?.length)
   })
+  it('a memory event replayed with the same version, even with other content, changes neither projection', async () => {
+    const job = await finished(await ingest({ document: 'Caroline: I adore jazz music.', user_id: 'replay' }))
+    const memoryId = job.memory_ids?.[0] ?? ''
+    const original = (await memory(memoryId)).body as unknown as Memory
+    const countsBefore = await graph.read<{ id: string; count: number }>(
+      `MATCH (:Memory {id: $memoryId})-[:MENTIONS]->(entity:Entity)
+       RETURN entity.entity_id AS id, entity.memory_count AS count ORDER BY id`,
+      { memoryId },
+    )
+    const rival: MemoryChanged = {
+      type: 'memory_changed',
+      change: 'created',
+      event_id: uniqueName('rival'),
+      memory_id: memoryId,
+      instance_id: instance.instance.instance_id,
+      version: 1,
+      changed_at: new Date().toISOString(),
+      memory: {
+        ...original,
+        instance_id: instance.instance.instance_id,
+        content: 'Caroline hates jazz and lives with Gina.',
+        entities: [{ entity_id: 'ent_0000000000000bad', canonical_name: 'Gina', type: 'person' }],
+        relations: [],
+        occurred_on: null,
+        speaker: 'Caroline',
+        mode: 'fast',
+        embedding: {
+          model: 'test',
+          vector: new Array<number>(harness.config.embeddings.dimension).fill(0.1),
+        },
+      },
+    }
+    await harness.codec.register([{ subject: MEMORY_SUBJECT, schema: memoryChangedSchema }])
+    await producer.append(MEMORIES_TOPIC, [
+      { key: memoryId, subject: MEMORY_SUBJECT, payload: rival, correlationId: uniqueName('replay') },
+    ])
+    // A change behind it on the same key (same partition, so after it in both projectors) shows it was consumed.
+    const patched = await call('PATCH', `/v1/memories/${memoryId}`, { confidence: 0.55 })
+    expect(patched.status, patched.text).toBe(200)
+    await eventually(async () => {
+      const rows = await graph.read<{ version: number }>(
+        'MATCH (memory:Memory {id: $memoryId}) RETURN memory.version AS version',
+        { memoryId },
+      )
+      return rows[0]?.version === 2 ? true : undefined
+    })
+    expect(patched.body).toEqual({ ...original, confidence: 0.55, updated_at: patched.body.updated_at })
+    const graphContent = await graph.read<{ content: string }>(
+      'MATCH (memory:Memory {id: $memoryId}) RETURN memory.content AS content',
+      { memoryId },
+    )
+    expect(graphContent[0]?.content).toBe(original.content)
+    const countsAfter = await graph.read<{ id: string; count: number }>(
+      `MATCH (:Memory {id: $memoryId})-[:MENTIONS]->(entity:Entity)
+       RETURN entity.entity_id AS id, entity.memory_count AS count ORDER BY id`,
+      { memoryId },
+    )
+    expect(countsAfter.map((row) => row.id)).toEqual(countsBefore.map((row) => row.id))
+  })
 })
 
 describe('reading, updating and deleting memories', () => {
@@ -318,6 +381,21 @@ describe('reading, updating and deleting memories', () => {
     expect((await memory(memoryId)).body.content).toBe(merged.body.content)
   })
 
+  it('concurrent PATCH appends on one memory: neither is lost', async () => {
+    const before = (await memory(memoryId)).body.content as string
+    const [first, second] = await Promise.all([
+      call('PATCH', `/v1/memories/${memoryId}`, { content: 'Caroline sings.', merge_strategy: 'append' }),
+      call('PATCH', `/v1/memories/${memoryId}`, { content: 'Caroline paints.', merge_strategy: 'append' }),
+    ])
+    expect([first.status, second.status]).toEqual([200, 200])
+    const after = (await memory(memoryId)).body.content as string
+    expect(after.startsWith(before)).toBe(true)
+    expect(after).toContain('Caroline sings.')
+    expect(after).toContain('Caroline paints.')
+    // Put the content back for the tests that follow.
+    await call('PATCH', `/v1/memories/${memoryId}`, { content: before })
+  })
+
   it('PATCH confidence and metadata: metadata merged into the existing', async () => {
     const patched = await call('PATCH', `/v1/memories/${memoryId}`, {
       confidence: 0.42,
@@ -337,6 +415,8 @@ describe('reading, updating and deleting memories', () => {
       { content: 'x', merge_strategy: 'overwrite' },
       { content: '' },
       { color: 'red' },
+      { metadata: { a: { b: { c: { d: { e: { f: 'too deep to index' } } } } } } },
+      { metadata: { note: 'x'.repeat(5000) } },
     ]) {
       const reply = await call('PATCH', `/v1/memories/${memoryId}`, body)
       expect(reply.status, JSON.stringify(body)).toBe(400)

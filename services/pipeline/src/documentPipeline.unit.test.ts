@@ -117,7 +117,7 @@ describe('document pipeline', () => {
       [2, 'processing'],
       [4, 'processing'],
       [5, 'processing'],
-      [7, 'completed'],
+      [100, 'completed'],
     ])
     expect(run.memories.map((memory) => memory.memory_id)).toEqual(outcome.job.memory_ids)
     expect(run.memories[0]?.memory).toMatchObject({

@@ -36,6 +36,7 @@ export { withRetry, RetriesExhausted } from './retry.js'
 export { analyzeEditedContent, createExtractor } from './models.js'
 
 export const PIPELINE_GROUP = 'memory-pipeline'
+const memoriesPerRequest = 50
 
 export interface RunningPipeline {
   close(): Promise<void>
@@ -49,6 +50,7 @@ export interface PipelineDependencies {
   groupId?: string
 }
 
+// Exact and alias matches come first, so a crowded name prefix never pushes them past the limit.
 const knownEntitiesQuery = `
 MATCH (entity:Entity {instance_id: $instanceId})
 WHERE entity.key IN $keys
@@ -57,6 +59,7 @@ WHERE entity.key IN $keys
    OR entity.initials IN $keys
 RETURN entity.entity_id AS entity_id, entity.canonical_name AS canonical_name, entity.type AS type,
        coalesce(entity.aliases, []) AS aliases
+ORDER BY CASE WHEN entity.key IN $keys OR any(alias IN coalesce(entity.alias_keys, []) WHERE alias IN $keys) THEN 0 ELSE 1 END
 LIMIT 500`
 
 /**
@@ -110,15 +113,19 @@ export async function startPipeline(
         ])
       },
       async publishMemories(events, correlationId) {
-        await appender.append(
-          MEMORIES_TOPIC,
-          events.map((event) => ({
-            key: event.memory_id,
-            subject: MEMORY_SUBJECT,
-            payload: event,
-            correlationId,
-          })),
-        )
+        // A memory event carries its vector (about 8 KB as JSON): a long document's memories go in several
+        // requests, each far below the topic's message size limit.
+        for (let start = 0; start < events.length; start += memoriesPerRequest) {
+          await appender.append(
+            MEMORIES_TOPIC,
+            events.slice(start, start + memoriesPerRequest).map((event) => ({
+              key: event.memory_id,
+              subject: MEMORY_SUBJECT,
+              payload: event,
+              correlationId,
+            })),
+          )
+        }
       },
       async publishUsage(events) {
         await appender.append(USAGE_TOPIC, events)

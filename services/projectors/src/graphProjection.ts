@@ -1,109 +1,157 @@
 import { entityKey, type ConsumedEvent, type MemoryChanged, type Neo4jStore } from '@memory-service/shared'
 
-// A memory node keeps the version of the last event applied; an event whose version is not higher changes nothing.
-const upsertMemory = `
-MERGE (memory:Memory {id: $id})
-ON CREATE SET memory.version = 0
-WITH memory WHERE memory.version < $version
-SET memory.instance_id = $instanceId, memory.version = $version, memory.type = $type, memory.content = $content,
-    memory.user_id = $userId, memory.customer_id = $customerId, memory.speaker = $speaker,
-    memory.occurred_on = $occurredOn, memory.created_at = $createdAt, memory.updated_at = $updatedAt,
-    memory.ingestion_id = $ingestionId
-WITH memory
-OPTIONAL MATCH (memory)-[mention:MENTIONS]->(previous:Entity)
-DELETE mention
-WITH memory, collect(previous) AS previousEntities
-FOREACH (entity IN previousEntities | SET entity.memory_count = COUNT { (entity)<-[:MENTIONS]-(:Memory) })
-WITH DISTINCT memory
-OPTIONAL MATCH (:Entity)-[relation:RELATES_TO {memory_id: memory.id}]->(:Entity)
-DELETE relation`
-
-// Entities are shared by memories: created on first mention, never deleted with a memory; aliases accumulate.
-const linkEntities = `
-MATCH (memory:Memory {id: $id}) WHERE memory.version = $version
-UNWIND $entities AS mentioned
-MERGE (entity:Entity {entity_id: mentioned.entity_id})
-ON CREATE SET entity.instance_id = $instanceId, entity.canonical_name = mentioned.canonical_name,
-    entity.type = mentioned.type, entity.key = mentioned.key, entity.initials = mentioned.initials,
-    entity.aliases = [], entity.alias_keys = []
-SET entity.aliases = entity.aliases + [alias IN mentioned.aliases WHERE NOT alias IN entity.aliases],
-    entity.alias_keys = entity.alias_keys + [key IN mentioned.alias_keys WHERE NOT key IN entity.alias_keys]
-MERGE (memory)-[:MENTIONS]->(entity)`
-
-const linkRelations = `
-MATCH (memory:Memory {id: $id}) WHERE memory.version = $version
-UNWIND $relations AS related
-MATCH (from:Entity {entity_id: related.from_entity_id}), (to:Entity {entity_id: related.to_entity_id})
-MERGE (from)-[:RELATES_TO {memory_id: memory.id, type: related.type}]->(to)`
-
-const deleteMemory = `
-MATCH (memory:Memory {id: $id}) WHERE memory.version < $version
-OPTIONAL MATCH (memory)-[:MENTIONS]->(entity:Entity)
-WITH memory, collect(entity.entity_id) AS previousIds
-OPTIONAL MATCH (:Entity)-[relation:RELATES_TO {memory_id: memory.id}]->(:Entity)
-DELETE relation
-WITH DISTINCT memory, previousIds
-DETACH DELETE memory
-RETURN previousIds`
-
-const recount = `
-UNWIND $entityIds AS entityId
+// Entity counts are recomputed from the graph for every entity a statement touched, never incremented, so a
+// replayed batch cannot skew them.
+const recountTouched = `
+WITH collect(previousIds) AS previousLists
+WITH reduce(ids = $touched, list IN previousLists | ids + list) AS ids
+UNWIND ids AS entityId
+WITH DISTINCT entityId
 MATCH (entity:Entity {entity_id: entityId})
 SET entity.memory_count = COUNT { (entity)<-[:MENTIONS]-(:Memory) }`
+
+// A memory node keeps the version of the last event applied; an event whose version is not higher changes nothing.
+// Entities are shared by memories: created on first mention, never deleted with a memory; aliases accumulate.
+const upsertMemories = `
+UNWIND $memories AS m
+OPTIONAL MATCH (deleted:DeletedMemory {id: m.id})
+WITH m WHERE deleted IS NULL OR deleted.version < m.version
+MERGE (memory:Memory {id: m.id})
+ON CREATE SET memory.version = 0
+WITH memory, m WHERE memory.version < m.version
+SET memory += m.properties, memory.version = m.version
+WITH memory, m
+CALL {
+  WITH memory
+  OPTIONAL MATCH (memory)-[mention:MENTIONS]->(previous:Entity)
+  DELETE mention
+  RETURN collect(previous.entity_id) AS previousIds
+}
+CALL {
+  WITH memory
+  OPTIONAL MATCH (:Entity)-[relation:RELATES_TO {memory_id: memory.id}]->(:Entity)
+  DELETE relation
+}
+CALL {
+  WITH memory, m
+  UNWIND m.entities AS mentioned
+  MERGE (entity:Entity {entity_id: mentioned.entity_id})
+  ON CREATE SET entity.instance_id = m.properties.instance_id, entity.canonical_name = mentioned.canonical_name,
+      entity.type = mentioned.type, entity.key = mentioned.key, entity.initials = mentioned.initials,
+      entity.aliases = [], entity.alias_keys = []
+  SET entity.aliases = entity.aliases + [alias IN mentioned.aliases WHERE NOT alias IN entity.aliases],
+      entity.alias_keys = entity.alias_keys + [key IN mentioned.alias_keys WHERE NOT key IN entity.alias_keys]
+  MERGE (memory)-[:MENTIONS]->(entity)
+}
+CALL {
+  WITH memory, m
+  UNWIND m.relations AS related
+  MATCH (from:Entity {entity_id: related.from_entity_id}), (to:Entity {entity_id: related.to_entity_id})
+  MERGE (from)-[:RELATES_TO {memory_id: memory.id, type: related.type}]->(to)
+}
+WITH previousIds
+${recountTouched}`
+
+// A deleted memory leaves only its id and version behind, so an older event (a racing update, a reprocessed
+// document) cannot bring it back.
+const deleteMemories = `
+UNWIND $deletions AS d
+MATCH (memory:Memory {id: d.id}) WHERE memory.version < d.version
+CALL {
+  WITH memory
+  OPTIONAL MATCH (memory)-[:MENTIONS]->(entity:Entity)
+  RETURN collect(entity.entity_id) AS previousIds
+}
+CALL {
+  WITH memory
+  OPTIONAL MATCH (:Entity)-[relation:RELATES_TO {memory_id: memory.id}]->(:Entity)
+  DELETE relation
+}
+DETACH DELETE memory
+WITH previousIds
+${recountTouched}`
+
+const recordTombstones = `
+UNWIND $deletions AS d
+MERGE (deleted:DeletedMemory {id: d.id})
+ON CREATE SET deleted.version = d.version
+ON MATCH SET deleted.version = CASE WHEN deleted.version < d.version THEN d.version ELSE deleted.version END`
 
 function initialsOf(name: string): string | null {
   const words = name.split(/\s+/).filter((word) => /^[A-Za-z]/.test(word))
   return words.length >= 2 ? words.map((word) => word[0]?.toLowerCase() ?? '').join('') : null
 }
 
+/** Per memory, the highest version in the batch: events carry full state, so the last one is all that matters. */
+function latestPerMemory(events: ConsumedEvent<MemoryChanged>[]): MemoryChanged[] {
+  const latest = new Map<string, MemoryChanged>()
+  for (const { payload } of events) {
+    const known = latest.get(payload.memory_id)
+    if (!known || known.version < payload.version) latest.set(payload.memory_id, payload)
+  }
+  return [...latest.values()]
+}
+
 /**
  * Memories into Neo4j: (Memory)-[:MENTIONS]->(Entity), and in long-range mode (Entity)-[:RELATES_TO]->(Entity)
- * per memory. Each event is one transaction; the version guard makes a replayed event a no-op, and every entity
- * touched gets its memory_count recomputed from the graph rather than incremented, so replays cannot skew it.
+ * per memory. One transaction per fetched batch; the version guard makes a replayed event a no-op.
  */
 export function createGraphProjection(graph: Neo4jStore) {
   return async (events: ConsumedEvent<MemoryChanged>[]): Promise<void> => {
-    for (const { payload } of events) {
-      const { memory } = payload
-      const params = { id: payload.memory_id, version: payload.version, instanceId: payload.instance_id }
-      const touched = memory.entities.map((entity) => entity.entity_id)
-      if (payload.change === 'deleted') {
-        const [row] = await graph.write<{ previousIds: string[] }>(deleteMemory, params)
-        await graph.write(recount, { entityIds: [...new Set([...touched, ...(row?.previousIds ?? [])])] })
-        continue
-      }
-      await graph.writeTransaction([
-        {
-          cypher: upsertMemory,
-          params: {
-            ...params,
-            type: memory.type,
-            content: memory.content,
-            userId: memory.scope.user_id,
-            customerId: memory.scope.customer_id,
-            speaker: memory.speaker,
-            occurredOn: memory.occurred_on,
-            createdAt: memory.created_at,
-            updatedAt: memory.updated_at,
-            ingestionId: memory.source.ingestion_id,
-          },
-        },
-        {
-          cypher: linkEntities,
-          params: {
-            ...params,
+    const changes = latestPerMemory(events)
+    const upserts = changes.filter((change) => change.change !== 'deleted')
+    const deletions = changes.filter((change) => change.change === 'deleted')
+    const touched = (list: MemoryChanged[]) => [
+      ...new Set(list.flatMap((change) => change.memory.entities.map((entity) => entity.entity_id))),
+    ]
+    const statements = []
+    if (upserts.length > 0) {
+      statements.push({
+        cypher: upsertMemories,
+        params: {
+          touched: touched(upserts),
+          memories: upserts.map(({ memory, memory_id, version }) => ({
+            id: memory_id,
+            version,
+            properties: {
+              instance_id: memory.instance_id,
+              type: memory.type,
+              content: memory.content,
+              user_id: memory.scope.user_id,
+              customer_id: memory.scope.customer_id,
+              speaker: memory.speaker,
+              occurred_on: memory.occurred_on,
+              created_at: memory.created_at,
+              updated_at: memory.updated_at,
+              ingestion_id: memory.source.ingestion_id,
+            },
             entities: memory.entities.map((entity) => ({
-              ...entity,
+              entity_id: entity.entity_id,
+              canonical_name: entity.canonical_name,
+              type: entity.type,
               key: entityKey(entity.canonical_name),
               initials: initialsOf(entity.canonical_name),
               aliases: entity.aliases ?? [],
               alias_keys: (entity.aliases ?? []).map((alias) => entityKey(alias)),
             })),
-          },
+            relations: memory.relations,
+          })),
         },
-        { cypher: linkRelations, params: { ...params, relations: memory.relations } },
-        { cypher: recount, params: { entityIds: touched } },
-      ])
+      })
     }
+    if (deletions.length > 0) {
+      statements.push({
+        cypher: deleteMemories,
+        params: {
+          touched: touched(deletions),
+          deletions: deletions.map(({ memory_id, version }) => ({ id: memory_id, version })),
+        },
+      })
+      statements.push({
+        cypher: recordTombstones,
+        params: { deletions: deletions.map(({ memory_id, version }) => ({ id: memory_id, version })) },
+      })
+    }
+    if (statements.length > 0) await graph.writeTransaction(statements)
   }
 }

@@ -19,6 +19,7 @@ import {
   type Principal,
   type StoredMemory,
   isMemoryId,
+  metadataProblem,
   publicMemoryOf,
 } from '@memory-service/shared'
 
@@ -63,6 +64,8 @@ export function registerMemoryRoutes(app: FastifyInstance, deps: MemoryRouteDepe
       },
     },
     async (request, reply) => {
+      const problem = request.body.metadata ? metadataProblem(request.body.metadata) : null
+      if (problem) throw invalidInput({ metadata: problem })
       const [outcome] = await documents.ingest(scopeOf(principalOf(request)), [request.body], request.id)
       if (!outcome) throw new AppError('INTERNAL_ERROR', 'no ingestion outcome')
       if ('error' in outcome) throw outcome.error
@@ -240,6 +243,8 @@ function registerMemoryResourceRoutes(
     async (request): Promise<Memory> => {
       const instanceId = principalOf(request).instance.instance_id
       if (!isMemoryId(request.params.memory_id)) throw notFound(request.params.memory_id)
+      const problem = request.body.metadata ? metadataProblem(request.body.metadata) : null
+      if (problem) throw invalidInput({ metadata: problem })
       return publicMemoryOf(
         await editor.update(instanceId, request.params.memory_id, request.body, request.id),
       )

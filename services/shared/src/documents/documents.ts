@@ -20,10 +20,37 @@ const ajv = new Ajv({ allErrors: true, strict: false })
 addFormats.default(ajv)
 const validateShape = ajv.compile<Document>(readContractSchema('rest/Document.schema.json'))
 
+/** Limits on metadata beyond its JSON Schema: it is copied into every memory and indexed as one flattened field. */
+export const metadataLimits = { bytes: 16_384, depth: 5, stringLength: 4_096 } as const
+
+/** Why metadata cannot be stored (too large, too deep, a value too long to index), or null when it can. */
+export function metadataProblem(metadata: Record<string, unknown>): string | null {
+  if (Buffer.byteLength(JSON.stringify(metadata)) > metadataLimits.bytes) {
+    return `must be at most ${String(metadataLimits.bytes)} bytes as JSON`
+  }
+  const deepest = (value: unknown, depth: number): string | null => {
+    if (typeof value === 'string') {
+      return value.length > metadataLimits.stringLength
+        ? `string values must be at most ${String(metadataLimits.stringLength)} characters`
+        : null
+    }
+    if (value === null || typeof value !== 'object') return null
+    if (depth > metadataLimits.depth)
+      return `must be nested at most ${String(metadataLimits.depth)} levels deep`
+    for (const child of Object.values(value)) {
+      const problem = deepest(child, depth + 1)
+      if (problem) return problem
+    }
+    return null
+  }
+  return deepest(metadata, 1)
+}
+
 /** One document of a batch checked on its own: the document, or a message per bad field. */
 export function validateDocument(raw: unknown): { document: Document } | { fields: Record<string, string> } {
-  if (validateShape(raw)) return { document: raw }
-  return { fields: fieldsOfIssues(validateShape.errors ?? [], 'document') }
+  if (!validateShape(raw)) return { fields: fieldsOfIssues(validateShape.errors ?? [], 'document') }
+  const problem = raw.metadata ? metadataProblem(raw.metadata) : null
+  return problem ? { fields: { metadata: problem } } : { document: raw }
 }
 
 export function toDocumentAccepted(

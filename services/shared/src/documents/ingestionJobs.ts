@@ -38,6 +38,12 @@ export function queuedJobOf(accepted: DocumentAccepted): IngestionJobChanged {
   }
 }
 
+/**
+ * The version of every finishing transition, above any progress version: a document processed again after a crash
+ * may take a shorter path (a stage failing this time), and its end must still win over the progress written before.
+ */
+export const FINISHED_JOB_VERSION = 100
+
 function next(
   job: IngestionJobChanged,
   change: Partial<IngestionJobChanged>,
@@ -46,7 +52,9 @@ function next(
   if (isTerminal(job.status)) {
     throw new Error(`ingestion job ${job.ingestion_id} is ${job.status}; a finished job does not change`)
   }
-  return { ...job, ...change, version: job.version + 1, changed_at: at }
+  const version =
+    change.status !== undefined && isTerminal(change.status) ? FINISHED_JOB_VERSION : job.version + 1
+  return { ...job, ...change, version, changed_at: at }
 }
 
 /** queued → processing: a pipeline worker took the document. */

@@ -41,7 +41,7 @@ describe('ingestion job transitions', () => {
 
   it('processing → completed when memories were stored without errors', () => {
     const job = finishJob(processing(), { memoryIds: ['mem_1'], errors: [] }, at)
-    expect(job).toMatchObject({ status: 'completed', memory_ids: ['mem_1'], errors: [] })
+    expect(job).toMatchObject({ status: 'completed', memory_ids: ['mem_1'], errors: [], version: 100 })
     expect(isTerminal(job.status)).toBe(true)
   })
 
@@ -58,6 +58,8 @@ describe('ingestion job transitions', () => {
     const silent = finishJob(processing(), { memoryIds: [], errors: [] }, at)
     expect(silent.status).toBe('failed')
     expect(silent.errors.map((error) => error.code)).toEqual(['NO_MEMORIES_STORED'])
+    // A short path (failing early) ends at the same version as a long one, above every progress version.
+    expect(silent.version).toBe(100)
   })
 
   it('refuses transitions out of order or out of a finished job', () => {

@@ -38,6 +38,14 @@ export interface MemoryEditor {
 
 const attemptsOnConflict = 3
 
+const unavailable = (reason: string, message: string, cause?: unknown) =>
+  new AppError(
+    'SERVICE_UNAVAILABLE',
+    message,
+    { retry_after_seconds: 2, reason },
+    cause === undefined ? undefined : { cause },
+  )
+
 function stateOf(stored: StoredMemory, vector: number[]): MemoryState {
   const { entity_ids, entity_names, version, last_event_id, embedding_model, embedding, ...state } = stored
   return { ...state, embedding: { model: embedding_model, vector: embedding ?? vector } }
@@ -63,10 +71,39 @@ export function createMemoryEditor(options: MemoryEditorOptions): MemoryEditor {
   }
 
   async function append(event: MemoryChanged, correlationId: string): Promise<void> {
-    await options.producer.append(MEMORIES_TOPIC, [
-      { key: event.memory_id, subject: MEMORY_SUBJECT, payload: event, correlationId },
-    ])
+    try {
+      await options.producer.append(MEMORIES_TOPIC, [
+        { key: event.memory_id, subject: MEMORY_SUBJECT, payload: event, correlationId },
+      ])
+    } catch (error) {
+      throw unavailable('kafka_unavailable', 'The event log is unavailable; nothing was changed', error)
+    }
   }
+
+  async function embed(content: string): Promise<number[] | undefined> {
+    try {
+      return (await options.embedder.embed([content]))[0]
+    } catch (error) {
+      throw unavailable(
+        'embedding_unavailable',
+        'The embedding model is unavailable; nothing was changed',
+        error,
+      )
+    }
+  }
+
+  // A change not visible in time may still be applied (it is in the log), or may have lost its version to a
+  // concurrent change: the caller is told the outcome is unknown rather than that it succeeded.
+  const lagging = () =>
+    unavailable(
+      'projection_lagging',
+      'The change is in the log but not yet visible; read the memory to see whether it was applied',
+    )
+  const contended = () =>
+    unavailable(
+      'concurrent_updates',
+      'The memory kept changing concurrently; nothing was changed by this request',
+    )
 
   /** Resolves with what the projection holds once it reached `version`: ours, a rival's, or null if deleted. */
   async function projected(memoryId: string, version: number): Promise<StoredMemory | null | 'timeout'> {
@@ -102,9 +139,7 @@ export function createMemoryEditor(options: MemoryEditorOptions): MemoryEditor {
             ? previous.content
             : options.merge(previous.content, patch.content, patch.merge_strategy ?? 'replace')
         const contentChanged = content !== previous.content
-        const [vector] = contentChanged
-          ? await options.embedder.embed([content])
-          : [previous.embedding.vector]
+        const vector = contentChanged ? await embed(content) : previous.embedding.vector
         const analysis = contentChanged ? options.analyze(content, previous) : undefined
         const memory: MemoryState = {
           ...previous,
@@ -121,20 +156,10 @@ export function createMemoryEditor(options: MemoryEditorOptions): MemoryEditor {
         const change = event('updated', stored, memory)
         await append(change, correlationId)
         const seen = await projected(memoryId, change.version)
-        if (seen === 'timeout') {
-          // The change is in the log and will be applied; the answer is the state it describes.
-          const { embedding, ...rest } = memory
-          return {
-            ...rest,
-            entity_ids: memory.entities.map((entity) => entity.entity_id),
-            entity_names: memory.entities.map((entity) => entity.canonical_name),
-            version: change.version,
-            last_event_id: change.event_id,
-            embedding_model: embedding.model,
-          }
-        }
+        if (seen === 'timeout') throw lagging()
         if (seen === null) throw new AppError('NOT_FOUND', 'Memory not found', { memory_id: memoryId })
-        if (seen.last_event_id === change.event_id || attempt >= attemptsOnConflict) return seen
+        if (seen.last_event_id === change.event_id) return seen
+        if (attempt >= attemptsOnConflict) throw contended()
       }
     },
 
@@ -144,7 +169,9 @@ export function createMemoryEditor(options: MemoryEditorOptions): MemoryEditor {
         const change = event('deleted', stored, stateOf(stored, []))
         await append(change, correlationId)
         const seen = await projected(memoryId, change.version)
-        if (seen === null || seen === 'timeout' || attempt >= attemptsOnConflict) return
+        if (seen === null) return
+        if (seen === 'timeout') throw lagging()
+        if (attempt >= attemptsOnConflict) throw contended()
       }
     },
   }
