@@ -244,6 +244,7 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
     }
 
     let resolved: ResolvedStatement[] = []
+    let graphQueries = 0
     if (failures.length === 0) {
       if (statements.length === 0) {
         failures.push({
@@ -267,6 +268,7 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
               const names = [
                 ...new Set(categorized.flatMap((statement) => statement.entities.map(({ name }) => name))),
               ]
+              graphQueries += 1
               known = await withRetry(
                 () => ports.knownEntities(accepted.instance_id, names),
                 () => true,
@@ -336,6 +338,21 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
             measuredBy,
             occurredAt: finishedAt,
             dimensions,
+          },
+          correlationId,
+        ),
+      )
+    }
+    if (graphQueries > 0) {
+      usageEvents.push(
+        usageEvent(
+          {
+            instanceId: accepted.instance_id,
+            metric: 'graph_queries',
+            value: graphQueries,
+            measuredBy: `${measuredBy}/entity-lookup`,
+            occurredAt: finishedAt,
+            dimensions: { ...dimensions, operation: 'ingestion' },
           },
           correlationId,
         ),

@@ -127,9 +127,11 @@ describe('document pipeline', () => {
       // long-range resolution matched the first name to the known entity
       entities: [expect.objectContaining({ entity_id: 'ent_caroline', canonical_name: 'Caroline Smith' })],
     })
+    // long-range looked the entities up in the graph once
     expect(run.usage.map((usage) => (usage.payload as { metric: string }).metric)).toEqual([
       'ingestion',
       'memories_stored',
+      'graph_queries',
     ])
     expect(run.letters).toEqual([])
   })
