@@ -5,49 +5,25 @@
  *   (c) the gRPC stream through the client library
  * One process, one client at a time, on the local stack. BENCH_EVENTS sets the events per scenario.
  */
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import {
   CONVERSATION_EVENT_SUBJECT,
   CONVERSATION_EVENTS_TOPIC,
   conversationKey,
-  createControlEventFactory,
-  createControlPlane,
   createEventProducer,
-  createKafka,
-  createLogger,
-  createSchemaCodec,
-  createTenancyCommands,
-  loadConfig,
   toRecordedEvent,
 } from '@memory-service/shared'
 import { createEventStream } from '@memory-service/client'
-import { startServices } from '../../services/cli/src/startServices.js'
+import { percentile, runId, startBench } from './benchSetup.js'
 
 const total = Number(process.env.BENCH_EVENTS ?? 10_000)
 const batchSize = 100
-const runId = Date.now().toString(36)
-const config = loadConfig({
-  ...process.env,
-  HTTP_PORT: '0',
-  GRPC_PORT: '0',
-  LOG_LEVEL: 'warn',
-  RATE_LIMIT_GROUP: `bench-${runId}`,
-  CLICKHOUSE_DATA_PATH: mkdtempSync(join(tmpdir(), 'memory-service-bench-')),
-})
-const logger = createLogger({ level: 'warn', name: 'bench' })
 
 interface Result {
   name: string
   events: number
   seconds: number
   latencies: number[]
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0
 }
 
 const turn = (scenario: string, index: number) => ({
@@ -59,28 +35,7 @@ const turn = (scenario: string, index: number) => ({
 })
 
 async function main(): Promise<void> {
-  const services = await startServices(config, ['gateway'], logger)
-  const kafka = createKafka({ brokers: config.kafka.brokers, clientId: 'bench', logger })
-  const codec = createSchemaCodec(config.schemaRegistry.url)
-  const control = await createControlPlane({ kafka, codec, logger })
-  const factory = createControlEventFactory()
-  const { instance, api_key } = await createTenancyCommands(control, factory).createInstance(
-    {
-      clientId: factory.newClientId(),
-      name: 'bench',
-      tier: 'enterprise',
-      rateLimit: { requests_per_minute: 1_000_000, burst: 100_000 },
-    },
-    'bench',
-  )
-  const baseUrl = services.addresses.http ?? ''
-  for (;;) {
-    const ready = await fetch(`${baseUrl}/dashboard/instances`, {
-      headers: { authorization: `Bearer ${api_key.key}` },
-    })
-    if (ready.status === 200) break
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
+  const { services, kafka, codec, instance, apiKey, baseUrl, close } = await startBench('bench', ['gateway'])
   const results: Result[] = []
 
   // (a) the raw engine: the same records, encoded the same way, 100 per acks=all send.
@@ -132,7 +87,7 @@ async function main(): Promise<void> {
       const sent = performance.now()
       const response = await fetch(`${baseUrl}/v1/events/batch`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${api_key.key}`, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
         body: JSON.stringify({ events }),
       })
       const body = (await response.json()) as { accepted: number }
@@ -155,7 +110,7 @@ async function main(): Promise<void> {
     let rejected = 0
     const stream = createEventStream({
       address: services.addresses.grpc ?? '',
-      apiKey: api_key.key,
+      apiKey: apiKey,
       maxEvents: total,
       onAck: (ack) => {
         if (ack.status !== 'ACCEPTED') rejected += 1
@@ -216,8 +171,7 @@ async function main(): Promise<void> {
       `ratio c/a: throughput ${(rate(grpc) / rate(raw)).toFixed(2)}×, p50 latency ${(p50(grpc) / p50(raw)).toFixed(2)}×`,
     )
   }
-  await control.close()
-  await services.close()
+  await close()
 }
 
 main().then(

@@ -7,35 +7,13 @@
  * One process runs gateway, pipeline and projectors, like `npm start` (BENCH_SERVICES=gateway,pipeline leaves the
  * projectors out). BENCH_DOCUMENTS sets the document count.
  */
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import {
-  createControlEventFactory,
-  createControlPlane,
-  createEmbedder,
-  createKafka,
-  createLogger,
-  createSchemaCodec,
-  createTenancyCommands,
-  INGESTION_JOBS_TOPIC,
-  loadConfig,
-  type IngestionJobChanged,
-} from '@memory-service/shared'
-import { startServices } from '../../services/cli/src/startServices.js'
+import { createEmbedder, INGESTION_JOBS_TOPIC, type IngestionJobChanged } from '@memory-service/shared'
+import type { ServiceName } from '../../services/cli/src/startServices.js'
+import { benchConfig, percentile, runId, startBench } from './benchSetup.js'
 
 const total = Number(process.env.BENCH_DOCUMENTS ?? 1_000)
-const runId = Date.now().toString(36)
-const config = loadConfig({
-  ...process.env,
-  HTTP_PORT: '0',
-  GRPC_PORT: '0',
-  LOG_LEVEL: 'warn',
-  RATE_LIMIT_GROUP: `bench-${runId}`,
-  CLICKHOUSE_DATA_PATH: mkdtempSync(join(tmpdir(), 'memory-service-bench-')),
-})
-const logger = createLogger({ level: 'warn', name: 'bench' })
+const config = benchConfig
 
 const people = ['Caroline', 'Melanie', 'Jon', 'Gina', 'Maria', 'John', 'Nate', 'Joanna', 'Tim', 'Evan']
 const places = ['Sweden', 'Lisbon', 'Boston', 'the Grand Canyon', 'Paris', 'Chicago', 'Toronto', 'Kyoto']
@@ -58,10 +36,6 @@ function turn(index: number): string {
   )
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0
-}
-
 async function rawEmbedding(): Promise<{ perSecond: number }> {
   const embedder = await createEmbedder(config.embeddings)
   const statements = Array.from({ length: 512 }, (_, index) => turn(index).split('. ')[0] ?? '')
@@ -76,33 +50,9 @@ async function rawEmbedding(): Promise<{ perSecond: number }> {
 
 async function main(): Promise<void> {
   const raw = await rawEmbedding()
-  const services = await startServices(
-    config,
-    (process.env.BENCH_SERVICES ?? 'gateway,pipeline,projectors').split(',') as (
-      'gateway' | 'pipeline' | 'projectors'
-    )[],
-    logger,
-  )
-  const kafka = createKafka({ brokers: config.kafka.brokers, clientId: 'bench', logger })
-  const codec = createSchemaCodec(config.schemaRegistry.url)
-  const control = await createControlPlane({ kafka, codec, logger })
-  const factory = createControlEventFactory()
-  const { instance, api_key } = await createTenancyCommands(control, factory).createInstance(
-    {
-      clientId: factory.newClientId(),
-      name: 'bench-pipeline',
-      tier: 'enterprise',
-      rateLimit: { requests_per_minute: 1_000_000, burst: 100_000 },
-    },
-    'bench',
-  )
-  const baseUrl = services.addresses.http ?? ''
-  const headers = { authorization: `Bearer ${api_key.key}`, 'content-type': 'application/json' }
-  for (;;) {
-    const ready = await fetch(`${baseUrl}/dashboard/instances`, { headers })
-    if (ready.status !== 401) break
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
+  const services = (process.env.BENCH_SERVICES ?? 'gateway,pipeline,projectors').split(',') as ServiceName[]
+  const { kafka, codec, instance, apiKey, baseUrl, close } = await startBench('bench-pipeline', services)
+  const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }
 
   const finished = new Map<string, IngestionJobChanged>()
   const consumer = kafka.consumer({ groupId: `bench-jobs-${runId}` })
@@ -182,8 +132,7 @@ async function main(): Promise<void> {
     `ratio: pipeline memories/s ÷ raw embedder statements/s = ${(memories / seconds / raw.perSecond).toFixed(2)}×`,
   )
   await consumer.disconnect()
-  await control.close()
-  await services.close()
+  await close()
 }
 
 await main()

@@ -4,6 +4,7 @@ import {
   EmbeddingError,
   ExtractionError,
   finishJob,
+  ModelServiceError,
   isTerminal,
   memoryIdFor,
   queuedJobOf,
@@ -56,8 +57,8 @@ export interface DocumentOutcome {
   deadLettered: boolean
 }
 
-const isTransient = (error: unknown): boolean =>
-  error instanceof ExtractionError || error instanceof EmbeddingError ? error.transient : true
+// Failures of our own model services say whether a retry can help; anything else (a network error) may pass.
+const isTransient = (error: unknown): boolean => (error instanceof ModelServiceError ? error.transient : true)
 
 function describeFailure(
   error: unknown,
@@ -65,7 +66,7 @@ function describeFailure(
 ): { code: string; message: string; attempts?: number } {
   const cause = error instanceof RetriesExhausted ? error.lastError : error
   const attempts = error instanceof RetriesExhausted ? { attempts: error.attempts } : {}
-  const code = cause instanceof ExtractionError || cause instanceof EmbeddingError ? cause.code : fallbackCode
+  const code = cause instanceof ModelServiceError ? cause.code : fallbackCode
   const message = cause instanceof Error ? cause.message : String(cause)
   return { code, message: message.slice(0, 500), ...attempts }
 }

@@ -1,3 +1,5 @@
+import { ModelServiceError } from '../modelServices/modelServiceError.js'
+
 /**
  * Text → vector, behind one interface. The default is a sentence-embedding model running locally on the CPU
  * (ONNX); an OpenAI-compatible /embeddings endpoint is the other production implementation. A hashing embedder
@@ -15,14 +17,5 @@ export interface Embedder {
   close(): Promise<void>
 }
 
-export class EmbeddingError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly transient: boolean,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options)
-    this.name = 'EmbeddingError'
-  }
-}
+/** A failure of this stage's model service; `transient` says whether a retry can help. */
+export class EmbeddingError extends ModelServiceError {}

@@ -1,3 +1,4 @@
+import { openAiCompatibleEndpoint } from '../modelServices/openAiCompatible.js'
 import { EmbeddingError, type Embedder } from './embeddings.js'
 
 export interface OpenAiEmbedderOptions {
@@ -19,7 +20,6 @@ export interface OpenAiEmbedderOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000
-const MAX_EXCERPT_CHARS = 200
 
 /** The parts of an OpenAI embeddings response this client reads. */
 interface EmbeddingItem {
@@ -66,18 +66,8 @@ function unitLength(vector: number[]): number[] | undefined {
 export function createOpenAiEmbedder(options: OpenAiEmbedderOptions): Embedder {
   const fetchEmbeddings = options.fetch ?? fetch
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
-  const url = `${options.baseUrl.replace(/\/+$/, '')}/embeddings`
-  const { apiKey, dimension } = options
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    accept: 'application/json',
-    ...(apiKey !== undefined && { authorization: `Bearer ${apiKey}` }),
-  }
-
-  // A misbehaving server or proxy may echo request headers back; the key must not travel on in an error.
-  const redact = (text: string) =>
-    apiKey === undefined || apiKey === '' ? text : text.replaceAll(apiKey, '[redacted]')
-  const excerpt = (text: string) => redact(text).replace(/\s+/g, ' ').trim().slice(0, MAX_EXCERPT_CHARS)
+  const { dimension } = options
+  const { url, headers, redact, excerpt } = openAiCompatibleEndpoint({ ...options, path: 'embeddings' })
   const malformed = (problem: string) =>
     new EmbeddingError('EMBEDDING_MALFORMED_OUTPUT', `embeddings API answer is malformed: ${problem}`, false)
 

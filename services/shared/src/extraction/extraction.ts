@@ -1,3 +1,5 @@
+import { ModelServiceError } from '../modelServices/modelServiceError.js'
+
 /**
  * The contract between the ingestion pipeline and whatever turns a document into memory statements. Two
  * implementations exist: the built-in rule-based extractor (default, no model service) and the LLM extractor over
@@ -78,15 +80,5 @@ export interface Extractor {
   extract(input: ExtractionInput, signal?: AbortSignal): Promise<ExtractionResult>
 }
 
-/** A stage failure with the stable code recorded in the job's `errors` and whether retrying can help. */
-export class ExtractionError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly transient: boolean,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options)
-    this.name = 'ExtractionError'
-  }
-}
+/** A failure of this stage's model service; `transient` says whether a retry can help. */
+export class ExtractionError extends ModelServiceError {}

@@ -1,3 +1,4 @@
+import { openAiCompatibleEndpoint } from '../modelServices/openAiCompatible.js'
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import { fieldOfIssue, messageOfIssue } from '../errors/validationMessages.js'
 import {
@@ -174,7 +175,6 @@ const validateOutput: Record<IngestionMode, ValidateFunction<ModelOutput>> = {
 
 /** Enough validation messages to fix a prompt or a model choice, few enough for a job's error record. */
 const MAX_REPORTED_PROBLEMS = 5
-const MAX_EXCERPT_CHARS = 200
 
 const firstProblems = (problems: readonly string[]) => problems.slice(0, MAX_REPORTED_PROBLEMS).join('; ')
 
@@ -260,18 +260,7 @@ function toStatements(output: ModelOutput): ExtractedStatement[] {
 
 export function createLlmExtractor(options: LlmExtractorOptions): Extractor {
   const fetchCompletion = options.fetch ?? fetch
-  const url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`
-  const { apiKey } = options
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    accept: 'application/json',
-    ...(apiKey !== undefined && { authorization: `Bearer ${apiKey}` }),
-  }
-
-  // A misbehaving server or proxy may echo request headers back; the key must not travel on in an error.
-  const redact = (text: string) =>
-    apiKey === undefined || apiKey === '' ? text : text.replaceAll(apiKey, '[redacted]')
-  const excerpt = (text: string) => redact(text).replace(/\s+/g, ' ').trim().slice(0, MAX_EXCERPT_CHARS)
+  const { url, headers, redact, excerpt } = openAiCompatibleEndpoint({ ...options, path: 'chat/completions' })
 
   function unavailable(error: unknown, timeout: AbortSignal, callerSignal: AbortSignal | undefined) {
     let reason: string

@@ -1,0 +1,87 @@
+/** What every benchmark starts with: its own configuration, the services, and an instance with no rate limit. */
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import {
+  createControlEventFactory,
+  createControlPlane,
+  createKafka,
+  createLogger,
+  createSchemaCodec,
+  createTenancyCommands,
+  loadConfig,
+  type CreatedInstance,
+  type SchemaCodec,
+} from '@memory-service/shared'
+import type { Kafka } from 'kafkajs'
+import {
+  startServices,
+  type RunningServices,
+  type ServiceName,
+} from '../../services/cli/src/startServices.js'
+
+export const runId = Date.now().toString(36)
+
+export const benchConfig = loadConfig({
+  ...process.env,
+  HTTP_PORT: '0',
+  GRPC_PORT: '0',
+  LOG_LEVEL: 'warn',
+  RATE_LIMIT_GROUP: `bench-${runId}`,
+  CLICKHOUSE_DATA_PATH: mkdtempSync(join(tmpdir(), 'memory-service-bench-')),
+})
+export const benchLogger = createLogger({ level: 'warn', name: 'bench' })
+
+export interface Bench {
+  services: RunningServices
+  kafka: Kafka
+  codec: SchemaCodec
+  instance: CreatedInstance['instance']
+  apiKey: string
+  baseUrl: string
+  close: () => Promise<void>
+}
+
+export async function startBench(name: string, services: ServiceName[]): Promise<Bench> {
+  const config = benchConfig
+  const logger = benchLogger
+  const running = await startServices(config, services, logger)
+  const kafka = createKafka({ brokers: config.kafka.brokers, clientId: 'bench', logger })
+  const codec = createSchemaCodec(config.schemaRegistry.url)
+  const control = await createControlPlane({ kafka, codec, logger })
+  const factory = createControlEventFactory()
+  const { instance, api_key } = await createTenancyCommands(control, factory).createInstance(
+    {
+      clientId: factory.newClientId(),
+      name,
+      tier: 'enterprise',
+      rateLimit: { requests_per_minute: 1_000_000, burst: 100_000 },
+    },
+    'bench',
+  )
+  const baseUrl = running.addresses.http ?? ''
+  // The gateway knows the instance once it has read it from the control topic.
+  for (;;) {
+    const ready = await fetch(`${baseUrl}/dashboard/instances`, {
+      headers: { authorization: `Bearer ${api_key.key}` },
+    })
+    if (ready.status === 200) break
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  return {
+    services: running,
+    kafka,
+    codec,
+    instance,
+    apiKey: api_key.key,
+    baseUrl,
+    async close() {
+      await control.close()
+      await running.close()
+    },
+  }
+}
+
+export function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0
+}
