@@ -4,8 +4,8 @@
  *   (a) the configured embedder embedding the same kind of statements, 32 per call
  *   (b) documents posted with POST /v1/memories/batch (100 per request, mode fast), processed by one pipeline
  *       worker and projected, measured from each job's acceptance to its terminal transition on Kafka
- * One process runs gateway, pipeline and projectors, like `npm start` (BENCH_SERVICES=gateway,pipeline leaves the
- * projectors out). BENCH_DOCUMENTS sets the document count.
+ * One process runs gateway, pipeline and projectors, like `npm start` (BENCH_SERVICES=gateway,pipeline with
+ * PIPELINE_VISIBILITY_TIMEOUT_MS=0 leaves the projectors out). BENCH_DOCUMENTS sets the document count.
  */
 import { performance } from 'node:perf_hooks'
 import { createEmbedder, INGESTION_JOBS_TOPIC, type IngestionJobChanged } from '@memory-service/shared'

@@ -41,6 +41,11 @@ export interface PipelinePorts {
   publishJob(job: IngestionJobChanged, correlationId: string): Promise<void>
   publishMemories(events: MemoryChanged[], correlationId: string): Promise<void>
   publishUsage(events: OutgoingEvent[]): Promise<void>
+  /**
+   * Resolves true once the memories are readable from the vector projection, false if that takes too long (they are
+   * in the log and will be projected). A job reports completion only after this, so its memory ids can be read.
+   */
+  awaitProjected(memoryIds: string[]): Promise<boolean>
   deadLetters: DeadLetterWriter
   now?: () => Date
 }
@@ -381,6 +386,9 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
     }
     // The job may say a memory exists only once its event is in the log; usage needs no such order.
     await Promise.all([ports.publishMemories(memories, correlationId), ports.publishUsage(usageEvents)])
+    if (memories.length > 0 && !(await ports.awaitProjected(memories.map((memory) => memory.memory_id)))) {
+      log.warn({ ingestionId: accepted.ingestion_id }, 'memories not yet projected; job finished anyway')
+    }
 
     await Promise.all(progressWrites)
     if (resolved.length > 0) {
@@ -389,7 +397,7 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
     job = finishJob(
       job,
       { memoryIds: memories.map((memory) => memory.memory_id), errors: failures },
-      finishedAt,
+      at(),
     )
     const deadLettered = deadLetterErrors.length > 0
     if (deadLettered) await ports.deadLetters.write(event, deadLetterErrors)

@@ -92,6 +92,7 @@ function harness(extract: Extractor['extract'], options: { status?: JobStatus; e
       publishJob: async (job) => void jobs.push(job),
       publishMemories: async (events) => void memories.push(...events),
       publishUsage: async (events) => void usage.push(...events),
+      awaitProjected: async () => true,
       deadLetters: { write: async (_record, errors) => void letters.push(errors) },
     },
     { retry: { maxAttempts: 3, baseDelayMs: 1, sleep: async () => undefined }, embeddingGroupSize: 2 },

@@ -13,6 +13,7 @@ import {
   ingestionJobChangedSchema,
   INGESTION_JOBS_INDEX,
   INGESTION_JOBS_TOPIC,
+  MEMORIES_ALIAS,
   MEMORIES_TOPIC,
   MEMORY_SUBJECT,
   memoryChangedSchema,
@@ -125,6 +126,19 @@ export async function startPipeline(
               correlationId,
             })),
           )
+        }
+      },
+      async awaitProjected(memoryIds) {
+        const deadline = Date.now() + config.pipeline.visibilityTimeoutMs
+        for (let delay = 20; ; delay = Math.min(delay * 2, 250)) {
+          const { docs } = await engines.elasticsearch.mget({
+            index: MEMORIES_ALIAS,
+            ids: memoryIds,
+            _source: false,
+          })
+          if (docs.every((doc) => 'found' in doc && doc.found)) return true
+          if (Date.now() >= deadline) return false
+          await new Promise((resolve) => setTimeout(resolve, delay))
         }
       },
       async publishUsage(events) {

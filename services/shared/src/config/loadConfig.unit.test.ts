@@ -26,7 +26,7 @@ describe('loadConfig', () => {
         dimension: 384,
         modelDir: '/srv/cache/models',
       },
-      pipeline: { maxAttempts: 4, retryBaseMs: 200, concurrency: 6 },
+      pipeline: { maxAttempts: 4, retryBaseMs: 200, concurrency: 6, visibilityTimeoutMs: 30000 },
     })
   })
 

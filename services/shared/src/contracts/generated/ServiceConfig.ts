@@ -131,5 +131,9 @@ export interface ServiceConfig {
      * Partitions of the documents topic processed at once by one worker; their embedding calls are merged into batches.
      */
     concurrency: number
+    /**
+     * How long a document's job waits for its memories to be readable from the vector projection before it finishes anyway.
+     */
+    visibilityTimeoutMs: number
   }
 }
