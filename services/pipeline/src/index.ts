@@ -157,6 +157,7 @@ export async function startPipeline(
     topics: [DOCUMENTS_TOPIC],
     fromBeginning: true,
     partitionsConsumedConcurrently: config.pipeline.concurrency,
+    handleConcurrency: config.pipeline.documentsPerPartition,
     onUndecodable: (record, error) =>
       deadLetters.write(record, [
         {

@@ -26,7 +26,13 @@ describe('loadConfig', () => {
         dimension: 384,
         modelDir: '/srv/cache/models',
       },
-      pipeline: { maxAttempts: 4, retryBaseMs: 200, concurrency: 6, visibilityTimeoutMs: 30000 },
+      pipeline: {
+        maxAttempts: 4,
+        retryBaseMs: 200,
+        concurrency: 6,
+        visibilityTimeoutMs: 30000,
+        documentsPerPartition: 4,
+      },
     })
   })
 

@@ -26,6 +26,11 @@ interface ConsumerBase {
   /** Partitions handled at once by this consumer (order is kept within each partition). */
   partitionsConsumedConcurrently?: number
   /**
+   * With `handle`: records of one partition handled at once (default 1, in order). Only for handlers whose records
+   * are independent of each other; offsets are resolved in order either way.
+   */
+  handleConcurrency?: number
+  /**
    * A record the schema registry cannot decode will never decode: it is handed here (to be dead-lettered) and
    * skipped. Without this option the consumer stops on it.
    */
@@ -114,8 +119,18 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
         await context.heartbeat()
         return
       }
-      for (const message of batch.messages) {
-        if (!context.isRunning() || context.isStale()) break
+      // Up to `window` records of the partition are handled at once; offsets are still resolved in order, only up
+      // to the last record before which every record has been handled.
+      const window = options.handleConcurrency ?? 1
+      const done = new Set<string>()
+      let next = 0
+      const resolveContiguous = () => {
+        while (next < batch.messages.length && done.has(batch.messages[next]?.offset ?? '')) {
+          context.resolveOffset(batch.messages[next]?.offset ?? '')
+          next += 1
+        }
+      }
+      const handleOne = async (message: KafkaMessage): Promise<void> => {
         if (message.value !== null) {
           const event = await decode(batch.topic, batch.partition, { ...message, value: message.value })
           if (event) {
@@ -125,9 +140,26 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
             )
           }
         }
-        context.resolveOffset(message.offset)
+        done.add(message.offset)
+      }
+      const inFlight = new Set<Promise<void>>()
+      let failure: Error | undefined
+      for (const message of batch.messages) {
+        if (!context.isRunning() || context.isStale() || failure !== undefined) break
+        const running = handleOne(message).catch((error: unknown) => {
+          failure ??= error instanceof Error ? error : new Error('record handler failed', { cause: error })
+        })
+        inFlight.add(running)
+        void running.finally(() => inFlight.delete(running))
+        if (inFlight.size >= window) await Promise.race(inFlight)
+        resolveContiguous()
         await context.heartbeat()
       }
+      await Promise.all(inFlight)
+      resolveContiguous()
+      // A failed record stops the batch; kafkajs retries from the first unresolved offset (records after it that
+      // were handled are handled again, which every handler must tolerate anyway).
+      if (failure !== undefined) throw failure
     },
   })
   return { close: () => consumer.disconnect() }

@@ -144,4 +144,62 @@ describe('event producer and consumer', () => {
     await retryConsumer.close()
     await admin.deleteTopics([otherTopic])
   })
+  it('handles records of a partition concurrently when asked, and after a failure commits no record past it', async () => {
+    const otherTopic = uniqueName('mem.test-window.v1')
+    await admin.ensureTopics([{ name: otherTopic, partitions: 1, config: {} }])
+    await codec.register([{ subject: `${otherTopic}-value`, schema: turnSchema }])
+    const groupId = uniqueName('kafka-int-window')
+    let running = 0
+    let mostAtOnce = 0
+    let failedOnce = false
+    const handled: string[] = []
+    const options = {
+      kafka,
+      codec,
+      logger,
+      groupId,
+      topics: [otherTopic],
+      fromBeginning: true,
+      handleConcurrency: 4,
+      handle: async (event: ConsumedEvent<{ event_id: string; content: string }>) => {
+        running += 1
+        mostAtOnce = Math.max(mostAtOnce, running)
+        // Later records finish first, so completion order differs from log order.
+        await new Promise((resolve) => setTimeout(resolve, 60 - Number(event.offset) * 5))
+        running -= 1
+        if (event.payload.event_id === 'evt_5' && !failedOnce) {
+          failedOnce = true
+          throw new Error('store briefly unavailable')
+        }
+        handled.push(event.payload.event_id)
+      },
+    }
+    const windowConsumer = await createEventConsumer(options)
+    // A producer of its own: the shared one still tracks topics earlier tests deleted.
+    const windowProducer = await createEventProducer(kafka, codec)
+    await windowProducer.append(
+      otherTopic,
+      Array.from({ length: 10 }, (_, index) => ({
+        key: 'k',
+        subject: `${otherTopic}-value`,
+        payload: { event_id: `evt_${String(index)}`, content: 'x' },
+        correlationId: 'corr-window',
+      })),
+    )
+    await eventually(async () => (new Set(handled).size === 10 ? true : undefined), 30_000)
+    expect(mostAtOnce).toBeGreaterThan(1)
+    expect(mostAtOnce).toBeLessThanOrEqual(4)
+    await windowConsumer.close()
+    // Everything was committed once handled: a new member of the group gets nothing again.
+    const again: string[] = []
+    const second = await createEventConsumer<{ event_id: string; content: string }>({
+      ...options,
+      handle: async (event) => void again.push(event.payload.event_id),
+    })
+    await new Promise((resolve) => setTimeout(resolve, 4000))
+    expect(again).toEqual([])
+    await second.close()
+    await windowProducer.close()
+    await admin.deleteTopics([otherTopic])
+  })
 })

@@ -135,5 +135,9 @@ export interface ServiceConfig {
      * How long a document's job waits for its memories to be readable from the vector projection before it finishes anyway.
      */
     visibilityTimeoutMs: number
+    /**
+     * Documents of one partition processed at once (they are independent; offsets are still committed in order).
+     */
+    documentsPerPartition: number
   }
 }
