@@ -5,6 +5,7 @@ import {
   DOCUMENTS_TOPIC,
   INGESTION_JOBS_INDEX,
   INGESTION_JOBS_TOPIC,
+  MEMORIES_ALIAS,
   MEMORIES_TOPIC,
   type DocumentAccepted,
   type EventConsumer,
@@ -13,6 +14,7 @@ import {
   type IngestionJobChanged,
   type Logger,
   type MemoryChanged,
+  type MemoryDocument,
 } from '@memory-service/shared'
 import { createGraphProjection } from './graphProjection.js'
 import { createJobProjection } from './jobProjection.js'
@@ -52,7 +54,9 @@ export async function startProjectors(
   const projectJobs = createJobProjection(
     createElasticsearchStore<IngestionJob>(engines.elasticsearch, INGESTION_JOBS_INDEX),
   )
-  const projectVectors = createVectorProjection(engines.elasticsearch)
+  const projectVectors = createVectorProjection(
+    createElasticsearchStore<MemoryDocument>(engines.elasticsearch, MEMORIES_ALIAS),
+  )
   const projectGraph = createGraphProjection(engines.neo4j)
   const common = { kafka: engines.kafka, codec: engines.schemaCodec, fromBeginning: true }
   try {

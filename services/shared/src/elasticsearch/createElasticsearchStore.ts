@@ -18,7 +18,8 @@ export function createElasticsearchClient(options: ElasticsearchConnectionOption
 
 export interface IndexedDocument<T> {
   id: string
-  document: T
+  /** The document to write, or `null` to delete it (a versioned delete leaves a tombstone at that version). */
+  document: T | null
   /** External version: a replayed or reordered write with a lower version is ignored, not applied. */
   version?: number
 }
@@ -37,8 +38,8 @@ export interface ElasticsearchStore<T> {
    */
   ensureIndex(mappings: estypes.MappingTypeMapping, settings?: estypes.IndicesIndexSettings): Promise<void>
   /**
-   * Writes documents in one bulk request. Version conflicts (an older event replayed) count as skipped,
-   * every other per-document failure is thrown.
+   * Writes (and, for a `null` document, deletes) documents in one bulk request. Version conflicts (an older event
+   * replayed) count as skipped, every other per-document failure is thrown.
    */
   upsert(
     documents: IndexedDocument<T>[],
@@ -75,24 +76,25 @@ export function createElasticsearchStore<T extends object>(
     },
     async upsert(documents, options) {
       if (documents.length === 0) return { written: 0, skipped: 0 }
-      const operations = documents.flatMap(({ id, document, version }) => [
-        {
-          index: {
+      const operations = documents.flatMap(
+        ({ id, document, version }): (estypes.BulkOperationContainer | T)[] => {
+          const target = {
             _index: index,
             _id: id,
             ...(version !== undefined ? { version, version_type: 'external' as const } : {}),
-          },
+          }
+          return document === null ? [{ delete: target }] : [{ index: target }, document]
         },
-        document,
-      ])
+      )
       const response = await client.bulk({ operations, refresh: options?.refresh ?? false })
       let skipped = 0
       const failures: string[] = []
       for (const item of response.items) {
-        const error = item.index?.error
+        const result = item.index ?? item.delete
+        const error = result?.error
         if (!error) continue
         if (error.type === 'version_conflict_engine_exception') skipped += 1
-        else failures.push(`${item.index?._id ?? '?'}: ${error.type} ${error.reason ?? ''}`)
+        else failures.push(`${result._id ?? '?'}: ${error.type} ${error.reason ?? ''}`)
       }
       if (failures.length > 0)
         throw new Error(

@@ -1,0 +1,54 @@
+/**
+ * Merges concurrent requests into one call. While a call runs, the requests that arrive wait; then they go
+ * together, up to `maxSize` (measured by `sizeOf`). If a merged call fails, each of its requests is run alone, so a
+ * request that cannot succeed fails only its own caller.
+ */
+export function createCoalescer<Request, Result>(options: {
+  run(requests: Request[]): Promise<Result[]>
+  sizeOf(request: Request): number
+  maxSize: number
+}): (request: Request) => Promise<Result> {
+  const queue: { request: Request; resolve(result: Result): void; reject(error: unknown): void }[] = []
+  let running = false
+
+  async function runAlone(entry: (typeof queue)[number]): Promise<void> {
+    try {
+      const [result] = await options.run([entry.request])
+      entry.resolve(result as Result)
+    } catch (error) {
+      entry.reject(error)
+    }
+  }
+
+  async function drain(): Promise<void> {
+    running = true
+    while (queue.length > 0) {
+      const batch: typeof queue = []
+      let size = 0
+      while (queue.length > 0) {
+        const next = queue[0] as (typeof queue)[number]
+        if (batch.length > 0 && size + options.sizeOf(next.request) > options.maxSize) break
+        batch.push(next)
+        queue.shift()
+        size += options.sizeOf(next.request)
+      }
+      if (batch.length === 1) {
+        await runAlone(batch[0] as (typeof queue)[number])
+        continue
+      }
+      try {
+        const results = await options.run(batch.map((entry) => entry.request))
+        batch.forEach((entry, position) => entry.resolve(results[position] as Result))
+      } catch {
+        for (const entry of batch) await runAlone(entry)
+      }
+    }
+    running = false
+  }
+
+  return (request) =>
+    new Promise<Result>((resolve, reject) => {
+      queue.push({ request, resolve, reject })
+      if (!running) void drain()
+    })
+}
