@@ -1,7 +1,7 @@
 /** `npm run stack:up | stack:down | stack:status`: the local servers, without Docker when there is none. */
 import { writeFileSync } from 'node:fs'
 import { ConfigError } from '@memory-service/shared'
-import { stackDown, stackStatus, stackUp } from './stack.js'
+import { consumerGroupStatus, stackDown, stackStatus, stackUp } from './stack.js'
 
 const started = Date.now()
 const progress = (message: string): void => {
@@ -52,6 +52,11 @@ async function main(command: string | undefined, args: string[]): Promise<number
     case 'status': {
       const rows = await stackStatus()
       printTable(rows.map((row) => ({ ...row })))
+      // Consumer lag is informational: it does not change the exit code.
+      if (rows.find((row) => row.name === 'kafka')?.state === 'up') {
+        console.log()
+        printTable((await consumerGroupStatus()).map((row) => ({ ...row })))
+      }
       return rows.every((row) => row.state === 'up') ? 0 : 1
     }
     case undefined:

@@ -8,8 +8,12 @@ import {
   createClickhouseStore,
   createLogger,
   connectEngines,
+  consumerGroupsToWatch,
+  consumerLag,
+  createKafka,
   loadConfig,
   runDependencyCheck,
+  type ConsumerGroupLag,
   type DependencyCheckResult,
   type Engines,
   type ServiceConfig,
@@ -338,4 +342,35 @@ async function clickhouseStatus(config: ServiceConfig): Promise<ServerStatus> {
   } finally {
     await store.close()
   }
+}
+
+export interface ConsumerGroupStatus {
+  group: string
+  topics: string
+  lag: string
+  detail: string
+}
+
+function consumerGroupRow(entry: ConsumerGroupLag, topics: readonly string[]): ConsumerGroupStatus {
+  if ('error' in entry)
+    return { group: entry.group, topics: topics.join(', '), lag: '-', detail: entry.error }
+  const details: string[] = []
+  if (entry.no_committed_offsets) details.push('no offsets yet')
+  if (entry.topics.length > 1)
+    details.push(entry.topics.map((topic) => `${topic.topic} ${topic.lag}`).join(', '))
+  return { group: entry.group, topics: topics.join(', '), lag: String(entry.lag), detail: details.join('; ') }
+}
+
+/** The lag of the pipeline's and each projection's consumer group: records in their topics not yet committed. */
+export async function consumerGroupStatus(
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ConsumerGroupStatus[]> {
+  const config = loadConfig(env)
+  const kafka = createKafka({
+    brokers: config.kafka.brokers,
+    clientId: `${config.kafka.clientId}-stack-status`,
+    logger: createLogger({ level: 'silent', name: 'stack' }),
+  })
+  const lag = await consumerLag(kafka, consumerGroupsToWatch, { timeoutMs: 5000 })
+  return lag.map((entry, index) => consumerGroupRow(entry, consumerGroupsToWatch[index]?.topics ?? []))
 }

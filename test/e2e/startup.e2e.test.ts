@@ -78,6 +78,24 @@ describe('memory-service start', () => {
     expect(versions.clickhouse).toMatch(/^\d+\.\d+/)
   })
 
+  it('reports the consumer lag of the pipeline and of each projection beside the checks', async () => {
+    const readiness = await createMemoryClient({ baseUrl: restUrl }).readiness()
+    expect(
+      readiness.consumers?.map((entry) => [entry.group, entry.topics?.map((topic) => topic.topic)]),
+    ).toEqual([
+      ['memory-pipeline', ['mem.documents.v1']],
+      ['memory-projector-jobs', ['mem.documents.v1', 'mem.ingestion-jobs.v1']],
+      ['memory-projector-vector', ['mem.memories.v1']],
+      ['memory-projector-graph', ['mem.memories.v1']],
+    ])
+    for (const entry of readiness.consumers ?? []) {
+      expect(entry.error).toBeUndefined()
+      expect(entry.lag).toBe(entry.topics?.reduce((sum, topic) => sum + topic.lag, 0))
+      expect(entry.lag).toBeGreaterThanOrEqual(0)
+      expect(typeof entry.no_committed_offsets).toBe('boolean')
+    }
+  })
+
   it('answers every REST response with a correlation id, and errors with the spec body', async () => {
     const response = await fetch(`${restUrl}/v1/unknown`)
     expect(response.status).toBe(404)

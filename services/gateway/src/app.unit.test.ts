@@ -44,6 +44,27 @@ describe('health routes', () => {
     expect(response.json()).toEqual(allUp)
   })
 
+  it('passes the consumer lag through, measured or not, without changing the status', async () => {
+    const withLag: Readiness = {
+      ...allUp,
+      consumers: [
+        {
+          group: 'memory-projector-jobs',
+          lag: 12,
+          no_committed_offsets: false,
+          topics: [
+            { topic: 'mem.documents.v1', lag: 2 },
+            { topic: 'mem.ingestion-jobs.v1', lag: 10 },
+          ],
+        },
+        { group: 'memory-projector-graph', error: 'no answer from Kafka within 3000 ms' },
+      ],
+    }
+    const response = await build(withLag).inject({ method: 'GET', url: '/readyz' })
+    expect(response.statusCode).toBe(200)
+    expect(response.json()).toEqual(withLag)
+  })
+
   it('answers 503 with the failing check when a dependency is down', async () => {
     const response = await build(kafkaDown).inject({ method: 'GET', url: '/readyz' })
     expect(response.statusCode).toBe(503)

@@ -1,5 +1,6 @@
 import {
   checkDependencies,
+  createConsumerLagReader,
   type ControlPlane,
   type Engines,
   type Logger,
@@ -12,7 +13,7 @@ import {
   type MemoryEditor,
   type MemoryStore,
 } from '@memory-service/shared'
-import { buildApp } from './app.js'
+import { buildApp, type AppDependencies } from './app.js'
 import { startGrpcServer } from './grpc/grpcServer.js'
 import { createRateLimiter } from './http/rateLimiter.js'
 
@@ -30,6 +31,7 @@ export interface GatewayDependencies {
   documents: DocumentIngestor
   jobs: ElasticsearchStore<IngestionJob>
   memories: { store: MemoryStore; editor: MemoryEditor }
+  search?: AppDependencies['search']
   /** How many gateway processes share the rate limits (see createRateLimiter). */
   gatewayCount?: () => number
 }
@@ -41,17 +43,25 @@ export async function startGateway(
   logger: Logger,
 ): Promise<RunningGateway> {
   const checkReadiness = () => checkDependencies(deps.engines.probes)
+  // /readyz also reports the consumer lag of the pipeline and projections (informational, bounded in time); the
+  // gRPC health check, polled by Watch, stays on the dependency checks alone.
+  const consumerLag = createConsumerLagReader(deps.engines.kafka)
+  const checkReadinessWithLag = async () => {
+    const [readiness, consumers] = await Promise.all([checkReadiness(), consumerLag.read()])
+    return { ...readiness, consumers }
+  }
   // REST and gRPC calls of one key draw from the same bucket.
   const rateLimiter = createRateLimiter(deps.gatewayCount ? { gatewayCount: deps.gatewayCount } : {})
   const app = buildApp({
     logger: logger.child({ component: 'http' }),
-    checkReadiness,
+    checkReadiness: checkReadinessWithLag,
     control: deps.control,
     tenancy: deps.tenancy,
     events: deps.events,
     documents: deps.documents,
     jobs: deps.jobs,
     memories: deps.memories,
+    ...(deps.search ? { search: deps.search } : {}),
     rateLimiter,
   })
   const httpAddress = await app.listen({ host: config.http.host, port: config.http.port })
@@ -70,6 +80,7 @@ export async function startGateway(
     grpcAddress: grpc.address,
     async close() {
       await Promise.all([app.close(), grpc.close()])
+      await consumerLag.close()
     },
   }
 }

@@ -2,7 +2,7 @@
 /* Source: schemas/rest/Readiness.schema.json */
 
 /**
- * GET /readyz: each dependency checked with a real client call. 200 when all are up, 503 otherwise.
+ * GET /readyz: each dependency checked with a real client call. 200 when all are up, 503 otherwise. The consumer lag in `consumers` is informational and never changes the status.
  */
 export interface Readiness {
   status: 'ready' | 'not_ready'
@@ -11,6 +11,40 @@ export interface Readiness {
     status: 'up' | 'down'
     version?: string
     latency_ms: number
+    error?: string
+  }[]
+  /**
+   * Consumer lag of the pipeline and of each projection, one entry per consumer group: how many records of its topics the group has not processed (committed) yet. Informational: it does not affect `status`. Absent when the answering process does not measure it.
+   */
+  consumers?: {
+    /**
+     * Consumer group id, e.g. memory-projector-vector.
+     */
+    group: string
+    /**
+     * Sum over the partitions of the group's topics of the high watermark minus the committed offset; a partition without a committed offset counts every record it holds. Absent when `error` is set.
+     */
+    lag?: number
+    /**
+     * True when the group has committed no offset on any partition of its topics yet (it never ran, or its offsets expired): `lag` is then everything the topics hold. Absent when `error` is set.
+     */
+    no_committed_offsets?: boolean
+    /**
+     * The lag per topic the group consumes. Absent when `error` is set.
+     */
+    topics?: {
+      /**
+       * Topic name, e.g. mem.memories.v1.
+       */
+      topic: string
+      /**
+       * Records of this topic the group has not committed yet.
+       */
+      lag: number
+    }[]
+    /**
+     * Why the lag of this group could not be read (Kafka unreachable, no answer within the time limit, topic missing); `lag`, `no_committed_offsets` and `topics` are then absent.
+     */
     error?: string
   }[]
 }
