@@ -5,6 +5,7 @@
 import { ConfigError, createLogger, listConfigVariables, loadConfig } from '@memory-service/shared'
 import { AppError, toErrorBody } from '@memory-service/shared'
 import { isServiceName, serviceNames, startServices, type ServiceName } from './startServices.js'
+import { replayUsage, runReplay } from './replayCommand.js'
 import { runTenancyCommand, tenancyUsage } from './tenancyCommandLine.js'
 
 const usage = `usage: memory-service <command>
@@ -13,6 +14,7 @@ commands:
   start [service …]   run services in this process (default: all of ${serviceNames.join(', ')})
   config              print the validated configuration and the environment variables it reads
 ${tenancyUsage}
+${replayUsage}
   help                this text
 
 Instance and key commands print JSON; a new API key appears in their output once and is stored only as a hash.`
@@ -82,6 +84,12 @@ async function main(argv: string[]): Promise<void> {
         console.error(JSON.stringify(toErrorBody(error, 'cli'), null, 2))
         process.exitCode = 1
       }
+      return
+    }
+    case 'replay': {
+      const config = loadConfig()
+      const logger = createLogger({ level: config.log.level, name: 'memory-service' })
+      console.log(JSON.stringify(await runReplay(config, args, logger), null, 2))
       return
     }
     case 'help':

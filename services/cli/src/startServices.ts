@@ -33,6 +33,12 @@ import {
   memoryChangedSchema,
   type Logger,
   type ServiceConfig,
+  type OutgoingEvent,
+  createCoalescingAppender,
+  createMemorySearch,
+  USAGE_SUBJECT,
+  USAGE_TOPIC,
+  usageRecordedSchema,
   type CreatedInstance,
 } from '@memory-service/shared'
 import { startGateway } from '@memory-service/gateway'
@@ -127,6 +133,7 @@ export async function startServices(
             { subject: CONVERSATION_EVENT_SUBJECT, schema: conversationEventRecordedSchema },
             { subject: DOCUMENT_SUBJECT, schema: documentAcceptedSchema },
             { subject: MEMORY_SUBJECT, schema: memoryChangedSchema },
+            { subject: USAGE_SUBJECT, schema: usageRecordedSchema },
           ])
           const producer = await createEventProducer(engines.kafka, engines.schemaCodec)
           closers.push(() => producer.close())
@@ -138,6 +145,19 @@ export async function startServices(
           const jobs = createElasticsearchStore<IngestionJob>(engines.elasticsearch, INGESTION_JOBS_INDEX)
           const documents = createDocumentIngestor({ producer, claims, jobs, logger: serviceLogger })
           const memoryStore = createMemoryStore(engines.elasticsearch)
+          const usageAppender = createCoalescingAppender(producer)
+          const search = {
+            memories: createMemorySearch({
+              elasticsearch: engines.elasticsearch,
+              neo4j: engines.neo4j,
+              embedder: await sharedEmbedder(),
+            }),
+            recordUsage: (events: OutgoingEvent[]) => {
+              usageAppender.append(USAGE_TOPIC, events).catch((error: unknown) => {
+                serviceLogger.warn({ err: error }, 'usage events not recorded')
+              })
+            },
+          }
           const editor = createMemoryEditor({
             store: memoryStore,
             producer,
@@ -155,6 +175,7 @@ export async function startServices(
               documents,
               jobs,
               memories: { store: memoryStore, editor },
+              search,
               gatewayCount: () => presence.count(),
             },
             serviceLogger,

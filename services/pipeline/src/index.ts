@@ -1,4 +1,6 @@
 import {
+  activeGraphGeneration,
+  serviceConsumerGroups,
   checkDependencies,
   createCoalescingAppender,
   createDeadLetterWriter,
@@ -36,7 +38,7 @@ export { resolveEntities, type StoredEntity } from './entityResolution.js'
 export { withRetry, RetriesExhausted } from './retry.js'
 export { analyzeEditedContent, createExtractor } from './models.js'
 
-export const PIPELINE_GROUP = 'memory-pipeline'
+export const PIPELINE_GROUP = serviceConsumerGroups.pipeline
 const memoriesPerRequest = 50
 
 export interface RunningPipeline {
@@ -53,7 +55,8 @@ export interface PipelineDependencies {
 
 // Exact and alias matches come first, so a crowded name prefix never pushes them past the limit.
 const knownEntitiesQuery = `
-MATCH (entity:Entity {instance_id: $instanceId})
+${activeGraphGeneration}
+MATCH (entity:Entity {generation: generation, instance_id: $instanceId})
 WHERE entity.key IN $keys
    OR any(alias IN coalesce(entity.alias_keys, []) WHERE alias IN $keys)
    OR any(prefix IN $prefixes WHERE entity.key STARTS WITH prefix)

@@ -1,4 +1,10 @@
-import { entityKey, type ConsumedEvent, type MemoryChanged, type Neo4jStore } from '@memory-service/shared'
+import {
+  activeGraphGenerationQuery,
+  entityKey,
+  type ConsumedEvent,
+  type MemoryChanged,
+  type Neo4jStore,
+} from '@memory-service/shared'
 
 // Entity counts are recomputed from the graph for every entity a statement touched, never incremented, so a
 // replayed batch cannot skew them.
@@ -7,20 +13,25 @@ WITH collect(previousIds) AS previousLists
 WITH reduce(ids = $touched, list IN previousLists | ids + list) AS ids
 UNWIND ids AS entityId
 WITH DISTINCT entityId
-MATCH (entity:Entity {entity_id: entityId})
+MATCH (entity:Entity {generation: $generation, entity_id: entityId})
 SET entity.memory_count = COUNT { (entity)<-[:MENTIONS]-(:Memory) }`
 
 // A memory node keeps the version of the last event applied; an event whose version is not higher changes nothing.
 // Entities are shared by memories: created on first mention, never deleted with a memory; aliases accumulate.
 const upsertMemories = `
 UNWIND $memories AS m
-OPTIONAL MATCH (deleted:DeletedMemory {id: m.id})
+OPTIONAL MATCH (deleted:DeletedMemory {generation: $generation, id: m.id})
 WITH m WHERE deleted IS NULL OR deleted.version < m.version
-MERGE (memory:Memory {id: m.id})
+MERGE (memory:Memory {generation: $generation, id: m.id})
 ON CREATE SET memory.version = 0
 WITH memory, m WHERE memory.version < m.version
 SET memory += m.properties, memory.version = m.version
 WITH memory, m
+CALL {
+  WITH memory
+  OPTIONAL MATCH (memory)-[:MENTIONS]->(:Entity)-[relation:RELATES_TO {memory_id: memory.id}]->(:Entity)
+  DELETE relation
+}
 CALL {
   WITH memory
   OPTIONAL MATCH (memory)-[mention:MENTIONS]->(previous:Entity)
@@ -28,14 +39,9 @@ CALL {
   RETURN collect(previous.entity_id) AS previousIds
 }
 CALL {
-  WITH memory
-  OPTIONAL MATCH (:Entity)-[relation:RELATES_TO {memory_id: memory.id}]->(:Entity)
-  DELETE relation
-}
-CALL {
   WITH memory, m
   UNWIND m.entities AS mentioned
-  MERGE (entity:Entity {entity_id: mentioned.entity_id})
+  MERGE (entity:Entity {generation: $generation, entity_id: mentioned.entity_id})
   ON CREATE SET entity.instance_id = m.properties.instance_id, entity.canonical_name = mentioned.canonical_name,
       entity.type = mentioned.type, entity.key = mentioned.key, entity.initials = mentioned.initials,
       entity.aliases = [], entity.alias_keys = []
@@ -46,7 +52,8 @@ CALL {
 CALL {
   WITH memory, m
   UNWIND m.relations AS related
-  MATCH (from:Entity {entity_id: related.from_entity_id}), (to:Entity {entity_id: related.to_entity_id})
+  MATCH (from:Entity {generation: $generation, entity_id: related.from_entity_id}),
+      (to:Entity {generation: $generation, entity_id: related.to_entity_id})
   MERGE (from)-[:RELATES_TO {memory_id: memory.id, type: related.type}]->(to)
 }
 WITH previousIds
@@ -56,7 +63,7 @@ ${recountTouched}`
 // document) cannot bring it back.
 const deleteMemories = `
 UNWIND $deletions AS d
-MATCH (memory:Memory {id: d.id}) WHERE memory.version < d.version
+MATCH (memory:Memory {generation: $generation, id: d.id}) WHERE memory.version < d.version
 CALL {
   WITH memory
   OPTIONAL MATCH (memory)-[:MENTIONS]->(entity:Entity)
@@ -64,7 +71,7 @@ CALL {
 }
 CALL {
   WITH memory
-  OPTIONAL MATCH (:Entity)-[relation:RELATES_TO {memory_id: memory.id}]->(:Entity)
+  OPTIONAL MATCH (memory)-[:MENTIONS]->(:Entity)-[relation:RELATES_TO {memory_id: memory.id}]->(:Entity)
   DELETE relation
 }
 DETACH DELETE memory
@@ -73,7 +80,7 @@ ${recountTouched}`
 
 const recordTombstones = `
 UNWIND $deletions AS d
-MERGE (deleted:DeletedMemory {id: d.id})
+MERGE (deleted:DeletedMemory {generation: $generation, id: d.id})
 ON CREATE SET deleted.version = d.version
 ON MATCH SET deleted.version = CASE WHEN deleted.version < d.version THEN d.version ELSE deleted.version END`
 
@@ -96,7 +103,15 @@ function latestPerMemory(events: ConsumedEvent<MemoryChanged>[]): MemoryChanged[
  * Memories into Neo4j: (Memory)-[:MENTIONS]->(Entity), and in long-range mode (Entity)-[:RELATES_TO]->(Entity)
  * per memory. One transaction per fetched batch; the version guard makes a replayed event a no-op.
  */
-export function createGraphProjection(graph: Neo4jStore) {
+export function createGraphProjection(graph: Neo4jStore, options: { generation?: string } = {}) {
+  // The live projector follows the active generation (read per batch, so a rebuild's switch takes effect at the
+  // next batch); a rebuild writes into the generation it fills.
+  const generationOf = async (): Promise<string> => {
+    if (options.generation) return options.generation
+    const [row] = await graph.read<{ generation: string }>(activeGraphGenerationQuery)
+    if (!row) throw new Error('the graph has no active generation; provisioning has not run')
+    return row.generation
+  }
   return async (events: ConsumedEvent<MemoryChanged>[]): Promise<void> => {
     const changes = latestPerMemory(events)
     const upserts = changes.filter((change) => change.change !== 'deleted')
@@ -152,6 +167,10 @@ export function createGraphProjection(graph: Neo4jStore) {
         params: { deletions: deletions.map(({ memory_id, version }) => ({ id: memory_id, version })) },
       })
     }
-    if (statements.length > 0) await graph.writeTransaction(statements)
+    if (statements.length === 0) return
+    const generation = await generationOf()
+    await graph.writeTransaction(
+      statements.map(({ cypher, params }) => ({ cypher, params: { ...params, generation } })),
+    )
   }
 }

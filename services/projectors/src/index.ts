@@ -1,5 +1,6 @@
 import {
   checkDependencies,
+  serviceConsumerGroups,
   createElasticsearchStore,
   createEventConsumer,
   DOCUMENTS_TOPIC,
@@ -21,12 +22,18 @@ import { createJobProjection } from './jobProjection.js'
 import { createVectorProjection } from './vectorProjection.js'
 
 export { createGraphProjection, createJobProjection, createVectorProjection }
+export {
+  rebuildProjection,
+  type RebuildReport,
+  type RebuildStart,
+  type RebuiltProjection,
+} from './rebuild.js'
 
 /** Consumer groups, one per projection: each keeps its own offsets and can be replayed on its own. */
 export const projectionGroups = {
-  jobs: 'memory-projector-jobs',
-  vector: 'memory-projector-vector',
-  graph: 'memory-projector-graph',
+  jobs: serviceConsumerGroups.jobs,
+  vector: serviceConsumerGroups.vector,
+  graph: serviceConsumerGroups.graph,
 } as const
 
 export interface RunningProjectors {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { principalOf } from '../http/frontDoor.js'
 import {
@@ -16,6 +17,12 @@ import {
   type MemoryListQuery,
   type MemoryStore,
   type MemoryUpdateRequest,
+  type MemorySearch,
+  type MemorySearchRequest,
+  type MemorySearchResponse,
+  type OutgoingEvent,
+  requirePermission,
+  usageEvent,
   type Principal,
   type StoredMemory,
   isMemoryId,
@@ -27,6 +34,11 @@ export interface MemoryRouteDependencies {
   documents?: DocumentIngestor
   jobs?: ElasticsearchStore<IngestionJob>
   memories?: { store: MemoryStore; editor: MemoryEditor }
+  search?: {
+    memories: MemorySearch
+    /** Appends usage events without holding the answer back (usage is measured, not part of the result). */
+    recordUsage: (events: OutgoingEvent[]) => void
+  }
 }
 
 /** Elasticsearch pages no deeper than this (index.max_result_window). */
@@ -163,7 +175,76 @@ export function registerMemoryRoutes(app: FastifyInstance, deps: MemoryRouteDepe
     },
   )
 
+  if (deps.search) registerMemorySearchRoute(app, deps.search)
   if (deps.memories) registerMemoryResourceRoutes(app, deps.memories)
+}
+
+function registerMemorySearchRoute(
+  app: FastifyInstance,
+  { memories, recordUsage }: NonNullable<MemoryRouteDependencies['search']>,
+): void {
+  app.post<{ Body: MemorySearchRequest & { limit: number; mode: 'accurate' | 'fast' } }>(
+    '/v1/memories/search',
+    {
+      config: { permission: 'memories:read' },
+      schema: {
+        tags: ['memories'],
+        summary:
+          "Search memories: a user's own and those shared at its customer; without user_id the key also needs instances:read",
+        body: { $ref: 'MemorySearchRequest.schema.json#' },
+        response: { 200: { $ref: 'MemorySearchResponse.schema.json#' } },
+      },
+    },
+    async (request): Promise<MemorySearchResponse> => {
+      const started = performance.now()
+      const principal = principalOf(request)
+      // Searching across users is an instance-level read, not an agent's.
+      if (request.body.user_id === undefined) requirePermission(principal, 'instances:read')
+      const { created_after, created_before } = request.body.filters ?? {}
+      if (created_after !== undefined && created_before !== undefined && created_after >= created_before) {
+        throw invalidInput({ 'filters.created_before': 'must be later than filters.created_after' })
+      }
+      const instanceId = principal.instance.instance_id
+      const outcome = await memories.search(instanceId, request.body)
+      const tookMs = Number((performance.now() - started).toFixed(2))
+      const occurredAt = new Date().toISOString()
+      const dimensions = {
+        mode: request.body.mode,
+        operation: 'retrieval',
+        ...(request.body.user_id !== undefined ? { user_id: request.body.user_id } : {}),
+        ...(request.body.customer_id !== undefined ? { customer_id: request.body.customer_id } : {}),
+      }
+      recordUsage(
+        (
+          [
+            ['vector_queries', outcome.vectorQueries],
+            ['graph_queries', outcome.graphQueries],
+          ] as const
+        )
+          .filter(([, value]) => value > 0)
+          .map(([metric, value]) =>
+            usageEvent(
+              {
+                instanceId,
+                metric,
+                value,
+                // Each search is measured once; nothing redoes it, so a random id is as stable as it needs to be.
+                measuredBy: `search:${randomUUID()}`,
+                occurredAt,
+                latencyMs: tookMs,
+                dimensions,
+              },
+              request.id,
+            ),
+          ),
+      )
+      return {
+        results: outcome.hits.map(({ memory, score }) => ({ ...publicMemoryOf(memory), score })),
+        mode: request.body.mode,
+        took_ms: tookMs,
+      }
+    },
+  )
 }
 
 /** Single memories: read, list, update, delete, always within the key's own instance. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { Memory, MemoryChanged } from '../contracts/generated/index.js'
 import { readContractSchema } from '../contracts/schemaFiles.js'
+import { searchTermsOf } from '../search/searchTerms.js'
 
 export const MEMORIES_TOPIC = 'mem.memories.v1'
 export const MEMORY_SUBJECT = `${MEMORIES_TOPIC}-value`
@@ -37,6 +38,8 @@ export interface MemoryDocument extends Omit<MemoryState, 'embedding'> {
   last_event_id: string
   embedding_model: string
   embedding: number[]
+  /** Stemmed content words for keyword search (see searchTermsOf). */
+  content_terms: string
 }
 
 export function memoryDocumentOf(event: MemoryChanged): MemoryDocument {
@@ -49,6 +52,7 @@ export function memoryDocumentOf(event: MemoryChanged): MemoryDocument {
     last_event_id: event.event_id,
     embedding_model: embedding.model,
     embedding: embedding.vector,
+    content_terms: searchTermsOf(state.content),
   }
 }
 

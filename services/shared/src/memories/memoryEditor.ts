@@ -47,7 +47,16 @@ const unavailable = (reason: string, message: string, cause?: unknown) =>
   )
 
 function stateOf(stored: StoredMemory, vector: number[]): MemoryState {
-  const { entity_ids, entity_names, version, last_event_id, embedding_model, embedding, ...state } = stored
+  const {
+    entity_ids,
+    entity_names,
+    version,
+    last_event_id,
+    embedding_model,
+    embedding,
+    content_terms,
+    ...state
+  } = stored
   return { ...state, embedding: { model: embedding_model, vector: embedding ?? vector } }
 }
 

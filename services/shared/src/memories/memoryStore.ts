@@ -2,7 +2,11 @@ import type { Client, estypes } from '@elastic/elasticsearch'
 import type { MemoryListQuery } from '../contracts/generated/index.js'
 import { MEMORIES_ALIAS, type MemoryDocument } from './memories.js'
 
-export type StoredMemory = Omit<MemoryDocument, 'embedding'> & { embedding?: number[] }
+/** A memory as read back: the vector only when asked for, the keyword terms absent from documents older than them. */
+export type StoredMemory = Omit<MemoryDocument, 'embedding' | 'content_terms'> & {
+  embedding?: number[]
+  content_terms?: string
+}
 
 export interface MemoryStore {
   /** Real-time read of one memory (no refresh needed); with the vector only when asked for. */

@@ -74,7 +74,10 @@ export async function provisionEngines(
   )
 }
 
-function withVectorDimension(declaration: IndexDeclaration, dimension: number): estypes.MappingTypeMapping {
+export function withVectorDimension(
+  declaration: IndexDeclaration,
+  dimension: number,
+): estypes.MappingTypeMapping {
   if (!declaration.vectorField) return declaration.mappings
   const properties = { ...declaration.mappings.properties }
   properties[declaration.vectorField] = {
@@ -107,11 +110,20 @@ async function ensureDeclaredIndex(
       if (!(await client.indices.existsAlias({ name: alias }))) throw error
     }
   }
-  if (!declaration.vectorField) return
+  if (declaration.vectorField) await checkVectorDimension(client, alias, declaration.vectorField, dimension)
+  // Fields declared since the generation was created are added to it (a rebuild is needed only to fill them).
+  await client.indices.putMapping({ index: alias, properties: mappings.properties ?? {} })
+}
+
+async function checkVectorDimension(
+  client: ElasticsearchClient,
+  alias: string,
+  vectorField: string,
+  dimension: number,
+): Promise<void> {
   const current = await client.indices.getMapping({ index: alias })
   for (const [index, { mappings: existing }] of Object.entries(current)) {
-    const field = existing.properties?.[declaration.vectorField] as
-      estypes.MappingDenseVectorProperty | undefined
+    const field = existing.properties?.[vectorField] as estypes.MappingDenseVectorProperty | undefined
     if (field?.dims !== undefined && field.dims !== dimension) {
       throw new Error(
         `${index} (behind ${alias}) holds ${field.dims}-dimensional vectors but EMBEDDINGS_DIMENSION is ${dimension}; rebuild the projection with the new model first`,

@@ -1,0 +1,103 @@
+/** One ranked list of memory ids from one retriever (vector, keyword or graph), best first. */
+export interface Ranking {
+  ids: readonly string[]
+  /** How much this retriever's vote counts in the fusion. */
+  weight: number
+}
+
+/** Reciprocal-rank fusion: rank positions, not raw scores, so retrievers with incomparable scores can be mixed. */
+export function fuseRankings(rankings: readonly Ranking[], k = 60): Map<string, number> {
+  const fused = new Map<string, number>()
+  for (const { ids, weight } of rankings) {
+    ids.forEach((id, rank) => {
+      fused.set(id, (fused.get(id) ?? 0) + weight / (k + rank + 1))
+    })
+  }
+  return fused
+}
+
+export function cosine(a: readonly number[], b: readonly number[]): number {
+  let dot = 0
+  let normA = 0
+  let normB = 0
+  for (let i = 0; i < a.length; i += 1) {
+    const x = a[i] ?? 0
+    const y = b[i] ?? 0
+    dot += x * y
+    normA += x * x
+    normB += y * y
+  }
+  return normA === 0 || normB === 0 ? 0 : dot / Math.sqrt(normA * normB)
+}
+
+export interface RerankCandidate {
+  id: string
+  /** Fused reciprocal-rank score. */
+  fused: number
+  /** Best cosine similarity between the memory and the question or one of its sub-questions. */
+  similarity: number
+  /** Share of the question's keyword terms the memory contains (0..1). */
+  termCoverage: number
+  /** Whether the memory mentions an entity the question names. */
+  mentionsQueryEntity: boolean
+  /** The document the memory came from: several memories of one document say related things. */
+  sourceId: string
+}
+
+export const rerankWeights = { similarity: 0.4, fused: 0.45, termCoverage: 0.15, entity: 0 } as const
+
+/**
+ * Final order: a weighted blend of the exact similarity to the question, the fused rank and the keyword and entity
+ * evidence, each scaled to 0..1 within the candidates. Then diversity: a memory from a document already in the
+ * answer is discounted, so one document's many statements cannot crowd out other evidence (they stay, lower).
+ */
+export function rerank(
+  candidates: readonly RerankCandidate[],
+  options: { sameSourceDiscount?: number } = {},
+): { id: string; score: number }[] {
+  if (candidates.length === 0) return []
+  const scale = (values: number[]) => {
+    const min = Math.min(...values)
+    const max = Math.max(...values)
+    return (value: number) => (max > min ? (value - min) / (max - min) : 1)
+  }
+  const similarity = scale(candidates.map((candidate) => candidate.similarity))
+  const fused = scale(candidates.map((candidate) => candidate.fused))
+  const scored = candidates.map((candidate) => ({
+    candidate,
+    score:
+      rerankWeights.similarity * similarity(candidate.similarity) +
+      rerankWeights.fused * fused(candidate.fused) +
+      rerankWeights.termCoverage * candidate.termCoverage +
+      rerankWeights.entity * (candidate.mentionsQueryEntity ? 1 : 0),
+  }))
+  const discount = options.sameSourceDiscount ?? 0.8
+  const remaining = [...scored].sort(
+    (a, b) => b.score - a.score || a.candidate.id.localeCompare(b.candidate.id),
+  )
+  const chosen: { id: string; score: number }[] = []
+  const perSource = new Map<string, number>()
+  // Greedy: each step takes the best remaining memory after discounting the documents already chosen.
+  while (remaining.length > 0) {
+    let bestIndex = 0
+    let bestScore = -Infinity
+    remaining.forEach(({ candidate, score }, index) => {
+      const adjusted = score * discount ** (perSource.get(candidate.sourceId) ?? 0)
+      if (adjusted > bestScore) {
+        bestScore = adjusted
+        bestIndex = index
+      }
+    })
+    const [best] = remaining.splice(bestIndex, 1)
+    if (!best) break
+    chosen.push({ id: best.candidate.id, score: Number(bestScore.toFixed(6)) })
+    perSource.set(best.candidate.sourceId, (perSource.get(best.candidate.sourceId) ?? 0) + 1)
+  }
+  return chosen
+}
+
+/** Share of the query's terms present in a memory's terms. */
+export function termCoverage(queryTerms: readonly string[], memoryTerms: ReadonlySet<string>): number {
+  if (queryTerms.length === 0) return 0
+  return queryTerms.filter((term) => memoryTerms.has(term)).length / queryTerms.length
+}
