@@ -1,4 +1,9 @@
-import { connectEngines, createEmbedder, type Logger, type ServiceConfig } from '@memory-service/shared'
+import {
+  connectLogAndProjections,
+  createEmbedder,
+  type Logger,
+  type ServiceConfig,
+} from '@memory-service/shared'
 import { rebuildProjection, type RebuildReport, type RebuildStart } from '@memory-service/projectors'
 
 export const replayUsage = `  replay --projection vector|graph|all [--from-beginning | --from <ISO timestamp>]
@@ -41,7 +46,8 @@ export async function runReplay(
   logger: Logger,
 ): Promise<RebuildReport[]> {
   const { projections: names, start } = parseReplayArguments(args)
-  const engines = await connectEngines(config, logger)
+  // Without ClickHouse: a rebuild runs next to the services, whose embedded ClickHouse allows one process.
+  const engines = connectLogAndProjections(config, logger)
   const embedder = await createEmbedder(config.embeddings)
   try {
     const reports: RebuildReport[] = []

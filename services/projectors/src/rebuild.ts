@@ -12,7 +12,7 @@ import {
   withVectorDimension,
   type ConsumedEvent,
   type Embedder,
-  type Engines,
+  type LogAndProjections,
   type Logger,
   type MemoryChanged,
   type MemoryDocument,
@@ -65,7 +65,7 @@ const offsetsOf = async (admin: Admin, topic: string) =>
  *    wrote into the previous generation meanwhile is in the new one too; then the previous generation is dropped.
  */
 export async function rebuildProjection(
-  engines: Engines,
+  engines: LogAndProjections,
   options: { projection: RebuiltProjection; start: RebuildStart; embedder: Embedder; logger: Logger },
 ): Promise<RebuildReport> {
   const started = performance.now()
@@ -252,6 +252,8 @@ async function vectorGeneration(
       )
     },
     async switchReaders() {
+      // Searchers see everything written so far from the first request after the switch.
+      await client.indices.refresh({ index: next })
       await client.indices.updateAliases({
         actions: [
           { remove: { index: previous, alias: MEMORIES_ALIAS } },

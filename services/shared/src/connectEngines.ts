@@ -31,12 +31,29 @@ export function clickhouseDataPath(config: ServiceConfig): string {
   return config.clickhouse.dataPath ?? join(config.stateDir, 'clickhouse')
 }
 
-/** Creates the clients without calling any engine: a process can start, and report not-ready, while one is down. */
-export async function connectEngines(config: ServiceConfig, logger: Logger): Promise<Engines> {
+/** The log and the memory projections, without ClickHouse (whose embedded engine admits one process per directory). */
+export type LogAndProjections = Pick<Engines, 'kafka' | 'schemaCodec' | 'elasticsearch' | 'neo4j' | 'close'>
+
+/** Clients for the log and the projections only: what a rebuild needs, runnable next to the running services. */
+export function connectLogAndProjections(config: ServiceConfig, logger: Logger): LogAndProjections {
   const kafka = createKafka({ brokers: config.kafka.brokers, clientId: config.kafka.clientId, logger })
   const schemaCodec = createSchemaCodec(config.schemaRegistry.url)
   const elasticsearch = createElasticsearchClient(config.elasticsearch)
   const neo4j = createNeo4jStore(createNeo4jDriver(config.neo4j), config.neo4j.database)
+  return {
+    kafka,
+    schemaCodec,
+    elasticsearch,
+    neo4j,
+    async close() {
+      await Promise.allSettled([elasticsearch.close(), neo4j.close()])
+    },
+  }
+}
+
+/** Creates the clients without calling any engine: a process can start, and report not-ready, while one is down. */
+export async function connectEngines(config: ServiceConfig, logger: Logger): Promise<Engines> {
+  const { kafka, schemaCodec, elasticsearch, neo4j } = connectLogAndProjections(config, logger)
   const clickhouse = createClickhouseStore(
     await createClickhouseClient({ ...config.clickhouse, dataPath: clickhouseDataPath(config) }),
     config.clickhouse.database,

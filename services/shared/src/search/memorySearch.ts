@@ -7,7 +7,7 @@ import type { StoredMemory } from '../memories/memoryStore.js'
 import type { Neo4jStore } from '../neo4j/createNeo4jStore.js'
 import { activeGraphGeneration } from '../neo4j/graphGenerations.js'
 import { entityKeyCandidatesOf, subQueriesOf, withoutNames } from './queryAnalysis.js'
-import { cosine, fuseRankings, rerank, termCoverage, type Ranking } from './ranking.js'
+import { cosine, fuseRankings, rerank, termCoverage, type Ranking, type RerankTuning } from './ranking.js'
 import { searchTermsOf } from './searchTerms.js'
 
 export type SearchRequest = MemorySearchRequest & { limit: number; mode: 'accurate' | 'fast' }
@@ -17,6 +17,27 @@ export interface SearchOutcome {
   /** What the search cost, for usage events. */
   vectorQueries: number
   graphQueries: number
+}
+
+/** How much each retriever's list counts in the fusion, and how the reranker blends its signals. */
+export interface SearchTuning {
+  lists: {
+    vector: number
+    keyword: number
+    graph: number
+    /** Relative to the question itself (1). */
+    subQuestion: number
+    withoutNames: number
+  }
+  /** Candidates per requested result taken from each list (at least 50, at most 200). */
+  depthPerResult: number
+  rerank: RerankTuning
+}
+
+export const defaultSearchTuning: SearchTuning = {
+  lists: { vector: 1, keyword: 1.2, graph: 0.3, subQuestion: 0.6, withoutNames: 1 },
+  depthPerResult: 5,
+  rerank: { similarity: 0.4, fused: 0.4, termCoverage: 0.2, entity: 0, sameSourceDiscount: 0.8 },
 }
 
 export interface MemorySearch {
@@ -110,8 +131,10 @@ export function createMemorySearch(deps: {
   neo4j: Neo4jStore
   embedder: Embedder
   index?: string
+  tuning?: SearchTuning
 }): MemorySearch {
   const index = deps.index ?? MEMORIES_ALIAS
+  const tuning = deps.tuning ?? defaultSearchTuning
 
   async function embed(texts: string[]): Promise<number[][]> {
     try {
@@ -177,24 +200,30 @@ export function createMemorySearch(deps: {
   async function accurate(instanceId: string, request: SearchRequest): Promise<SearchOutcome> {
     const filters = scopeFilters(instanceId, request)
     const neutral = withoutNames(request.query)
-    const questions = [request.query, ...subQueriesOf(request.query), ...(neutral ? [neutral] : [])]
+    const questions = [
+      { text: request.query, weight: 1 },
+      ...subQueriesOf(request.query).map((text) => ({ text, weight: tuning.lists.subQuestion })),
+      ...(neutral ? [{ text: neutral, weight: tuning.lists.withoutNames }] : []),
+    ]
     const [vectors, entities] = await Promise.all([
-      embed(questions),
+      embed(questions.map(({ text }) => text)),
       entitiesNamedIn(instanceId, request.query),
     ])
-    const depth = Math.min(Math.max(request.limit * 5, 50), 200)
+    const depth = Math.min(Math.max(request.limit * tuning.depthPerResult, 50), 200)
     const searches: { body: estypes.SearchSearchRequestBody; weight: number }[] = []
-    questions.forEach((question, position) => {
+    questions.forEach(({ text, weight }, position) => {
       const vector = vectors[position] ?? []
-      const weight = position === 0 ? 1 : 0.6
-      searches.push({ body: { knn: knn(vector, depth, filters), size: depth, _source: false }, weight })
+      searches.push({
+        body: { knn: knn(vector, depth, filters), size: depth, _source: false },
+        weight: weight * tuning.lists.vector,
+      })
       searches.push({
         body: {
-          query: { bool: { filter: filters, must: [keywordQuery(question)] } },
+          query: { bool: { filter: filters, must: [keywordQuery(text)] } },
           size: depth,
           _source: false,
         },
-        weight: weight * 0.8,
+        weight: weight * tuning.lists.keyword,
       })
     })
     if (entities.ids.length > 0) {
@@ -204,7 +233,7 @@ export function createMemorySearch(deps: {
           size: depth,
           _source: false,
         },
-        weight: 0.6,
+        weight: tuning.lists.graph,
       })
     }
     const { responses } = await deps.elasticsearch.msearch({
@@ -228,6 +257,7 @@ export function createMemorySearch(deps: {
     const queryTerms = [...new Set(searchTermsOf(request.query).split(' ').filter(Boolean))]
     const namedEntities = new Set(entities.ids)
     const order = rerank(
+      tuning.rerank,
       fused.flatMap(([id, score]) => {
         const memory = documents.get(id)
         if (!memory) return []

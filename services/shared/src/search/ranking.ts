@@ -44,7 +44,14 @@ export interface RerankCandidate {
   sourceId: string
 }
 
-export const rerankWeights = { similarity: 0.4, fused: 0.45, termCoverage: 0.15, entity: 0 } as const
+/** Weights of the reranker's signals (each scaled to 0..1), and the discount per memory already taken from a document. */
+export interface RerankTuning {
+  similarity: number
+  fused: number
+  termCoverage: number
+  entity: number
+  sameSourceDiscount: number
+}
 
 /**
  * Final order: a weighted blend of the exact similarity to the question, the fused rank and the keyword and entity
@@ -52,8 +59,8 @@ export const rerankWeights = { similarity: 0.4, fused: 0.45, termCoverage: 0.15,
  * answer is discounted, so one document's many statements cannot crowd out other evidence (they stay, lower).
  */
 export function rerank(
+  weights: RerankTuning,
   candidates: readonly RerankCandidate[],
-  options: { sameSourceDiscount?: number } = {},
 ): { id: string; score: number }[] {
   if (candidates.length === 0) return []
   const scale = (values: number[]) => {
@@ -66,12 +73,12 @@ export function rerank(
   const scored = candidates.map((candidate) => ({
     candidate,
     score:
-      rerankWeights.similarity * similarity(candidate.similarity) +
-      rerankWeights.fused * fused(candidate.fused) +
-      rerankWeights.termCoverage * candidate.termCoverage +
-      rerankWeights.entity * (candidate.mentionsQueryEntity ? 1 : 0),
+      weights.similarity * similarity(candidate.similarity) +
+      weights.fused * fused(candidate.fused) +
+      weights.termCoverage * candidate.termCoverage +
+      weights.entity * (candidate.mentionsQueryEntity ? 1 : 0),
   }))
-  const discount = options.sameSourceDiscount ?? 0.8
+  const discount = weights.sameSourceDiscount
   const remaining = [...scored].sort(
     (a, b) => b.score - a.score || a.candidate.id.localeCompare(b.candidate.id),
   )

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { entityKeyCandidatesOf, subQueriesOf, withoutNames } from './queryAnalysis.js'
-import { cosine, fuseRankings, rerank, termCoverage, type RerankCandidate } from './ranking.js'
+import { defaultSearchTuning } from './memorySearch.js'
+import { cosine, fuseRankings, rerank as rerankWith, termCoverage, type RerankCandidate } from './ranking.js'
+
+const rerank = (candidates: RerankCandidate[]) => rerankWith(defaultSearchTuning.rerank, candidates)
 import { searchTermsOf } from './searchTerms.js'
 
 describe('searchTermsOf', () => {

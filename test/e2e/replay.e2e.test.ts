@@ -1,0 +1,232 @@
+/**
+ * Rebuilding projections from the log on the real stack (`memory-service replay`): after both stores are wiped,
+ * a replay brings back identical memories, entities and search results; a rebuild under concurrent writes loses
+ * nothing; a rebuild from a timestamp starts from a copy of the current generation.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  createElasticsearchClient,
+  createNeo4jDriver,
+  createNeo4jStore,
+  MEMORIES_ALIAS,
+  type Memory,
+  type Neo4jStore,
+} from '@memory-service/shared'
+import type { Client } from '@elastic/elasticsearch'
+import { runReplay } from '../../services/cli/src/replayCommand.js'
+import { eventually, startGatewayWithInstance, uniqueName } from '../support/testEngines.js'
+
+let harness: Awaited<ReturnType<typeof startGatewayWithInstance>>
+let graph: Neo4jStore
+let elasticsearch: Client
+const userId = uniqueName('replay-user')
+let memoryIds: string[] = []
+
+async function call(method: string, path: string, body?: unknown) {
+  const response = await fetch(`${harness.gateway.addresses.http ?? ''}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${harness.instance.api_key.key}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  })
+  const text = await response.text()
+  return { status: response.status, text, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} }
+}
+
+async function remember(document: string): Promise<string[]> {
+  const created = await call('POST', '/v1/memories', {
+    document,
+    document_type: 'ai-chat-conversation',
+    mode: 'long-range',
+    document_created_at: '2024-06-01T09:00:00.000Z',
+    user_id: userId,
+  })
+  expect(created.status, created.text).toBe(201)
+  const job = await eventually(async () => {
+    const reply = await call('GET', `/v1/memories/${String(created.body.ingestion_id)}/status`)
+    return reply.body.status === 'completed' ? reply.body : undefined
+  }, 60_000)
+  return job.memory_ids as string[]
+}
+
+const activeGeneration = `MATCH (state:ProjectionState {projection: 'graph'}) WITH state.generation AS generation`
+
+/** The graph as readers see it: the user's memories with their entities, the entities' names, counts and relations. */
+async function graphOf(ids: string[]) {
+  return graph.read(
+    `${activeGeneration}
+     MATCH (memory:Memory {generation: generation}) WHERE memory.id IN $ids
+     OPTIONAL MATCH (memory)-[:MENTIONS]->(entity:Entity)
+     OPTIONAL MATCH (entity)-[relation:RELATES_TO {memory_id: memory.id}]->(other:Entity)
+     WITH memory, entity, collect(DISTINCT relation.type + '>' + other.entity_id) AS relations
+     ORDER BY memory.id, entity.entity_id
+     RETURN memory.id AS id, memory.version AS version, memory.content AS content,
+            collect([entity.entity_id, entity.canonical_name, entity.type, entity.memory_count, relations]) AS entities`,
+    { ids },
+  )
+}
+
+async function memoriesOf(ids: string[]): Promise<(Memory | number)[]> {
+  return Promise.all(
+    ids.map(async (id) => {
+      const reply = await call('GET', `/v1/memories/${id}`)
+      return reply.status === 200 ? (reply.body as unknown as Memory) : reply.status
+    }),
+  )
+}
+
+const queries = ['Where did Priya move?', 'Who does Priya work with?', 'tomato seedlings']
+
+async function searchesOf(): Promise<string[][]> {
+  const answers: string[][] = []
+  for (const mode of ['accurate', 'fast'])
+    for (const query of queries) {
+      const reply = await call('POST', '/v1/memories/search', { query, user_id: userId, mode, limit: 5 })
+      expect(reply.status, reply.text).toBe(200)
+      answers.push((reply.body.results as Memory[]).map((memory) => memory.id))
+    }
+  return answers
+}
+
+async function snapshot() {
+  return {
+    memories: await memoriesOf(memoryIds),
+    graph: await graphOf(memoryIds),
+    searches: await searchesOf(),
+  }
+}
+
+async function indicesBehindAlias(): Promise<string[]> {
+  return Object.keys(await elasticsearch.indices.getAlias({ name: MEMORIES_ALIAS }))
+}
+
+beforeAll(async () => {
+  harness = await startGatewayWithInstance('replay', { withWorkers: true })
+  graph = createNeo4jStore(createNeo4jDriver(harness.config.neo4j), harness.config.neo4j.database)
+  elasticsearch = createElasticsearchClient(harness.config.elasticsearch)
+  for (const document of [
+    'Priya: I moved to Lisbon in March and started working at Feedzai with my friend Tomás.',
+    'Priya: Tomás and I are planting tomato seedlings on our balcony this weekend.',
+    'Priya: My sister Anjali visited me in Lisbon last week and we went to Sintra.',
+  ])
+    memoryIds.push(...(await remember(document)))
+}, 240_000)
+
+afterAll(async () => {
+  await graph.close()
+  await elasticsearch.close()
+  await harness.close()
+})
+
+describe('replay', () => {
+  it('rebuilds wiped stores from the log: identical memories, entities and search results', async () => {
+    const before = await snapshot()
+    expect(before.memories.every((memory) => typeof memory === 'object')).toBe(true)
+    expect(before.graph).toHaveLength(memoryIds.length)
+    const [previousIndex] = await indicesBehindAlias()
+
+    // Wipe: every memory document of the serving index, every node of the serving graph generation.
+    await elasticsearch.deleteByQuery({ index: MEMORIES_ALIAS, query: { match_all: {} }, refresh: true })
+    for (const label of ['Memory', 'Entity', 'DeletedMemory']) {
+      await graph.write(
+        `${activeGeneration} MATCH (node:${label} {generation: generation}) DETACH DELETE node`,
+      )
+    }
+    expect(await memoriesOf(memoryIds)).toEqual(memoryIds.map(() => 404))
+    expect(await graphOf(memoryIds)).toEqual([])
+
+    const reports = await runReplay(
+      harness.config,
+      ['--projection', 'all', '--from-beginning'],
+      harness.logger,
+    )
+    expect(reports.map((report) => report.projection)).toEqual(['vector', 'graph'])
+    for (const report of reports) {
+      expect(report.generation).not.toBe(report.previousGeneration)
+      expect(report.events).toBeGreaterThanOrEqual(memoryIds.length)
+    }
+    expect(await snapshot()).toEqual(before)
+    // Readers moved to the new generation; the previous one is gone.
+    expect(await indicesBehindAlias()).toEqual([reports[0]?.generation])
+    expect(await elasticsearch.indices.exists({ index: previousIndex ?? 'none' })).toBe(false)
+    const generations = await graph.read<{ generation: string }>(
+      'MATCH (memory:Memory) RETURN DISTINCT memory.generation AS generation',
+    )
+    expect(generations.map((row) => row.generation)).toEqual([reports[1]?.generation])
+  })
+
+  it('loses nothing written while a rebuild runs', async () => {
+    const [patchedId] = memoryIds
+    const rebuild = runReplay(harness.config, ['--projection', 'all', '--from-beginning'], harness.logger)
+    const written: string[] = []
+    const writes = (async () => {
+      for (let index = 0; index < 4; index += 1)
+        written.push(
+          ...(await remember(
+            `Priya: On day ${String(index + 1)} of the rebuild I baked ${String(index + 2)} loaves of rye bread.`,
+          )),
+        )
+      const patched = await call('PATCH', `/v1/memories/${patchedId ?? ''}`, {
+        content: 'Priya moved to Lisbon in March 2024.',
+        merge_strategy: 'replace',
+      })
+      expect(patched.status, patched.text).toBe(200)
+    })()
+    const [reports] = await Promise.all([rebuild, writes])
+    expect(reports.map((report) => report.projection)).toEqual(['vector', 'graph'])
+    expect(written.length).toBeGreaterThanOrEqual(4)
+
+    const all = [...memoryIds, ...written]
+    const served = await memoriesOf(all)
+    expect(served.filter((memory) => typeof memory === 'number')).toEqual([])
+    expect((served[0] as Memory).content).toBe('Priya moved to Lisbon in March 2024.')
+    const projected = await eventually(async () => {
+      const rows = await graphOf(all)
+      return rows.length === all.length ? rows : undefined
+    })
+    expect(projected.find((row) => row.id === patchedId)?.content).toBe(
+      'Priya moved to Lisbon in March 2024.',
+    )
+    const bread = await call('POST', '/v1/memories/search', {
+      query: 'rye bread loaves',
+      user_id: userId,
+      limit: 10,
+    })
+    const found = new Set((bread.body.results as Memory[]).map((memory) => memory.id))
+    for (const id of written) expect(found).toContain(id)
+    memoryIds = all
+  })
+
+  it('from a timestamp: starts from a copy of the serving generation and replays only what came after', async () => {
+    const since = new Date(Date.now() - 1000)
+    const late = await remember('Priya: Anjali gave me a cactus named Spike for my new flat.')
+    const before = await memoriesOf([...memoryIds, ...late])
+    const [vector, rebuiltGraph] = await runReplay(
+      harness.config,
+      ['--projection', 'all', '--from', since.toISOString()],
+      harness.logger,
+    )
+    expect(vector?.copied).toBeGreaterThanOrEqual(memoryIds.length)
+    expect(rebuiltGraph?.copied).toBeGreaterThanOrEqual(memoryIds.length)
+    // Only the events since the timestamp were read, not the whole log.
+    expect(vector?.events).toBeLessThan(vector?.copied ?? 0)
+    expect(await memoriesOf([...memoryIds, ...late])).toEqual(before)
+    expect(await graphOf(late)).toHaveLength(late.length)
+  })
+
+  it('rejects invalid arguments before touching anything', async () => {
+    for (const args of [
+      [],
+      ['--projection', 'everything'],
+      ['--projection', 'vector', '--from', 'yesterday'],
+      ['--projection', 'vector', '--from', '2020-01-01T00:00:00Z', '--from-beginning'],
+      ['--projection', 'vector', '--from', '2999-01-01T00:00:00Z'],
+      ['--projection', 'vector', '--fast'],
+    ]) {
+      await expect(runReplay(harness.config, args, harness.logger)).rejects.toThrow()
+    }
+    expect(await indicesBehindAlias()).toHaveLength(1)
+  })
+})
