@@ -39,16 +39,51 @@ export interface Bench {
   instance: CreatedInstance['instance']
   apiKey: string
   baseUrl: string
+  /** True when `reuse` named an instance whose key still authenticates, and that instance is used. */
+  reused: boolean
   close: () => Promise<void>
 }
 
-export async function startBench(name: string, services: ServiceName[]): Promise<Bench> {
+/**
+ * `reuse`: an instance and key from an earlier run (a benchmark that keeps its data between runs); used when the key
+ * still authenticates, otherwise a new instance is created as without it.
+ */
+export async function startBench(
+  name: string,
+  services: ServiceName[],
+  options: { reuse?: { instanceId: string; apiKey: string } } = {},
+): Promise<Bench> {
   const config = benchConfig
   const logger = benchLogger
   const running = await startServices(config, services, logger)
   const kafka = createKafka({ brokers: config.kafka.brokers, clientId: 'bench', logger })
   const codec = createSchemaCodec(config.schemaRegistry.url)
   const control = await createControlPlane({ kafka, codec, logger })
+  const baseUrl = running.addresses.http ?? ''
+  const close = async () => {
+    await control.close()
+    await running.close()
+  }
+  if (options.reuse) {
+    // The gateway has read the whole control topic before it serves: a key it does not know now is gone.
+    const known = await fetch(
+      `${baseUrl}/dashboard/instances/${encodeURIComponent(options.reuse.instanceId)}`,
+      { headers: { authorization: `Bearer ${options.reuse.apiKey}` } },
+    )
+    if (known.status === 200) {
+      const instance = (await known.json()) as CreatedInstance['instance']
+      return {
+        services: running,
+        kafka,
+        codec,
+        instance,
+        apiKey: options.reuse.apiKey,
+        baseUrl,
+        reused: true,
+        close,
+      }
+    }
+  }
   const factory = createControlEventFactory()
   const { instance, api_key } = await createTenancyCommands(control, factory).createInstance(
     {
@@ -59,7 +94,6 @@ export async function startBench(name: string, services: ServiceName[]): Promise
     },
     'bench',
   )
-  const baseUrl = running.addresses.http ?? ''
   // The gateway knows the instance once it has read it from the control topic.
   for (;;) {
     const ready = await fetch(`${baseUrl}/dashboard/instances`, {
@@ -75,10 +109,8 @@ export async function startBench(name: string, services: ServiceName[]): Promise
     instance,
     apiKey: api_key.key,
     baseUrl,
-    async close() {
-      await control.close()
-      await running.close()
-    },
+    reused: false,
+    close,
   }
 }
 

@@ -109,6 +109,12 @@ export async function startServices(
       }
       return embedder
     }
+    // Searches embed one short question at a time and wait for it: a session of its own, tuned for latency.
+    const queryEmbedder = async (): Promise<Embedder> => {
+      const created = await createEmbedder(config.embeddings, { purpose: 'queries' })
+      closers.push(() => created.close())
+      return created
+    }
     let developmentInstance: CreatedInstance | undefined
     for (const name of names) {
       const serviceLogger = logger.child({ component: name })
@@ -150,7 +156,7 @@ export async function startServices(
             memories: createMemorySearch({
               elasticsearch: engines.elasticsearch,
               neo4j: engines.neo4j,
-              embedder: await sharedEmbedder(),
+              embedder: await queryEmbedder(),
             }),
             recordUsage: (events: OutgoingEvent[]) => {
               usageAppender.append(USAGE_TOPIC, events).catch((error: unknown) => {

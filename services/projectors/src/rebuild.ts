@@ -88,7 +88,13 @@ export async function rebuildProjection(
   try {
     const ends = await offsetsOf(admin, MEMORIES_TOPIC)
     if (options.start.from === 'timestamp') {
-      const offsets = await admin.fetchTopicOffsetsByTimestamp(MEMORIES_TOPIC, options.start.at.getTime())
+      // A partition with nothing at or after the timestamp starts at its end.
+      const offsets = (
+        await admin.fetchTopicOffsetsByTimestamp(MEMORIES_TOPIC, options.start.at.getTime())
+      ).map(({ partition, offset }) => ({
+        partition,
+        offset: BigInt(offset) < 0n ? String(ends.get(partition)?.high ?? 0n) : offset,
+      }))
       await admin.setOffsets({ groupId, topic: MEMORIES_TOPIC, partitions: offsets })
       for (const { partition, offset } of offsets) position.set(partition, BigInt(offset))
     } else {

@@ -4,7 +4,10 @@ import { createLocalEmbedder } from './localEmbedder.js'
 import { createOpenAiEmbedder } from './openAiEmbedder.js'
 
 /** The configured embedder; loadConfig fills modelDir (`<cache>/models`, where `stack:up` puts the weights). */
-export async function createEmbedder(config: ServiceConfig['embeddings']): Promise<Embedder> {
+export async function createEmbedder(
+  config: ServiceConfig['embeddings'],
+  options: { purpose?: 'documents' | 'queries' } = {},
+): Promise<Embedder> {
   switch (config.provider) {
     case 'local':
       if (config.modelDir === undefined) throw new Error('EMBEDDINGS_MODEL_DIR is not set')
@@ -12,6 +15,10 @@ export async function createEmbedder(config: ServiceConfig['embeddings']): Promi
         modelDir: config.modelDir,
         model: config.model,
         dimension: config.dimension,
+        // A search waits for its one short question: two threads answer it in about 60% of the time (4 against
+        // 6.6 ms on this two-core machine). Documents are embedded in batches, where one thread keeps the other
+        // core free for the rest of the service.
+        threads: options.purpose === 'queries' ? 2 : 1,
       })
     case 'openai':
       if (config.baseUrl === undefined) {

@@ -31,12 +31,15 @@ export interface SearchTuning {
   }
   /** Candidates per requested result taken from each list (at least 50, at most 200). */
   depthPerResult: number
+  /** Fused candidates per requested result that the reranker sees (at least 30). */
+  rerankPerResult: number
   rerank: RerankTuning
 }
 
 export const defaultSearchTuning: SearchTuning = {
   lists: { vector: 1, keyword: 1.2, graph: 0.3, subQuestion: 0.6, withoutNames: 1 },
   depthPerResult: 5,
+  rerankPerResult: 3,
   rerank: { similarity: 0.4, fused: 0.4, termCoverage: 0.2, entity: 0, sameSourceDiscount: 0.8 },
 }
 
@@ -168,7 +171,7 @@ export function createMemorySearch(deps: {
     field: 'embedding',
     query_vector: vector,
     k,
-    num_candidates: Math.min(Math.max(k * 4, 100), 1000),
+    num_candidates: Math.min(Math.max(k * 2, 100), 1000),
     filter,
     ...(boost !== undefined ? { boost } : {}),
   })
@@ -244,7 +247,9 @@ export function createMemorySearch(deps: {
       if ('error' in response) throw new Error(`memory search failed: ${JSON.stringify(response.error)}`)
       return { ids: response.hits.hits.map((hit) => hit._id ?? ''), weight: searches[position]?.weight ?? 0 }
     })
-    const fused = [...fuseRankings(rankings).entries()].sort((a, b) => b[1] - a[1]).slice(0, depth)
+    // Only the best fused candidates are fetched with their vectors for the rerank: vectors are most of the bytes.
+    const rerankDepth = Math.min(Math.max(request.limit * tuning.rerankPerResult, 30), depth)
+    const fused = [...fuseRankings(rankings).entries()].sort((a, b) => b[1] - a[1]).slice(0, rerankDepth)
     if (fused.length === 0)
       return { hits: [], vectorQueries: countVectorSearches(searches), graphQueries: +entities.queried }
     const fetched = await deps.elasticsearch.mget<StoredMemory>(
