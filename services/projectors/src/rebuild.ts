@@ -1,4 +1,4 @@
-import type { Client as ElasticsearchClient } from '@elastic/elasticsearch'
+import type { Client as ElasticsearchClient, estypes } from '@elastic/elasticsearch'
 import type { Admin } from 'kafkajs'
 import {
   activeGraphGenerationQuery,
@@ -234,14 +234,30 @@ async function vectorGeneration(
     previous,
     next,
     async copyPrevious() {
-      const response = await client.reindex({
-        source: { index: previous },
-        dest: { index: next, version_type: 'external' },
-        conflicts: 'proceed',
-        wait_for_completion: true,
-        refresh: true,
-      })
-      return response.created ?? 0
+      // Page by page with their vectors and versions (the integration build of Elasticsearch has no _reindex).
+      let copied = 0
+      let after: estypes.SortResults | undefined
+      for (;;) {
+        const page = await client.search<MemoryDocument>(
+          {
+            index: previous,
+            size: 1000,
+            sort: [{ id: 'asc' }],
+            ...(after ? { search_after: after } : {}),
+            query: { match_all: {} },
+          },
+          { querystring: { _source_exclude_vectors: false } },
+        )
+        const hits = page.hits.hits
+        if (hits.length === 0) return copied
+        const { written, skipped } = await store.upsert(
+          hits.flatMap((hit) =>
+            hit._source ? [{ id: hit._source.id, version: hit._source.version, document: hit._source }] : [],
+          ),
+        )
+        copied += written + skipped
+        after = hits[hits.length - 1]?.sort
+      }
     },
     async apply(events) {
       const reembedded = await vectorsFor(events)
@@ -292,12 +308,12 @@ async function dropGraphGeneration(graph: Neo4jStore, generation: string): Promi
 const copyEntities = `
 MATCH (entity:Entity {generation: $from}) WHERE entity.entity_id > $after
 WITH entity ORDER BY entity.entity_id LIMIT 2000
-CREATE (copy:Entity) SET copy = properties(entity), copy.generation = $to
+CREATE (copy:Entity) SET copy = entity { .*, generation: $to }
 RETURN max(entity.entity_id) AS last, count(*) AS copied`
 const copyMemories = `
 MATCH (memory:Memory {generation: $from}) WHERE memory.id > $after
 WITH memory ORDER BY memory.id LIMIT 2000
-CREATE (copy:Memory) SET copy = properties(memory), copy.generation = $to
+CREATE (copy:Memory) SET copy = memory { .*, generation: $to }
 WITH memory, copy
 CALL {
   WITH memory, copy
@@ -319,7 +335,7 @@ RETURN max(from.entity_id) AS last, count(*) AS copied`
 const copyTombstones = `
 MATCH (deleted:DeletedMemory {generation: $from}) WHERE deleted.id > $after
 WITH deleted ORDER BY deleted.id LIMIT 2000
-CREATE (copy:DeletedMemory) SET copy = properties(deleted), copy.generation = $to
+CREATE (copy:DeletedMemory) SET copy = deleted { .*, generation: $to }
 RETURN max(deleted.id) AS last, count(*) AS copied`
 
 /** The next graph generation: nodes labelled with it, made active by moving the ProjectionState pointer. */
