@@ -81,8 +81,13 @@ describe('provisioning', () => {
 
     const constraints = await neo4j.read<{ name: string }>('SHOW CONSTRAINTS YIELD name RETURN name')
     expect(constraints.map((row) => row.name)).toEqual(
-      expect.arrayContaining(['entity_id_unique', 'memory_id_unique']),
+      expect.arrayContaining(['entity_generation_id_unique', 'memory_generation_id_unique']),
     )
+    // The graph generation readers use exists once provisioning ran (g1, or whatever a rebuild moved it to).
+    const [graphState] = await neo4j.read<{ generation: string }>(
+      "MATCH (state:ProjectionState {projection: 'graph'}) RETURN state.generation AS generation",
+    )
+    expect(graphState?.generation).toMatch(/^g[1-9][0-9]*$/)
 
     const tables = await clickhouse.query<{ name: string }>(
       'SELECT name FROM system.tables WHERE database = {db:String} ORDER BY name',
