@@ -203,15 +203,11 @@ export function createMemorySearch(deps: {
   async function accurate(instanceId: string, request: SearchRequest): Promise<SearchOutcome> {
     const filters = scopeFilters(instanceId, request)
     const neutral = withoutNames(request.query)
-    // Names weigh little in BM25 anyway (they are in many memories): the name-free question is searched by vector.
+    // The name-free question by keyword too: a name matches every memory of that person and drowns the topic.
     const questions = [
-      { text: request.query, weight: 1, byKeyword: true },
-      ...subQueriesOf(request.query).map((text) => ({
-        text,
-        weight: tuning.lists.subQuestion,
-        byKeyword: true,
-      })),
-      ...(neutral ? [{ text: neutral, weight: tuning.lists.withoutNames, byKeyword: false }] : []),
+      { text: request.query, weight: 1 },
+      ...subQueriesOf(request.query).map((text) => ({ text, weight: tuning.lists.subQuestion })),
+      ...(neutral ? [{ text: neutral, weight: tuning.lists.withoutNames }] : []),
     ]
     const [vectors, entities] = await Promise.all([
       embed(questions.map(({ text }) => text)),
@@ -219,13 +215,12 @@ export function createMemorySearch(deps: {
     ])
     const depth = Math.min(Math.max(request.limit * tuning.depthPerResult, 50), 200)
     const searches: { body: estypes.SearchSearchRequestBody; weight: number }[] = []
-    questions.forEach(({ text, weight, byKeyword }, position) => {
+    questions.forEach(({ text, weight }, position) => {
       const vector = vectors[position] ?? []
       searches.push({
         body: { knn: knn(vector, depth, filters), size: depth, _source: false },
         weight: weight * tuning.lists.vector,
       })
-      if (!byKeyword) return
       searches.push({
         body: {
           query: { bool: { filter: filters, must: [keywordQuery(text)] } },
