@@ -87,6 +87,7 @@ describe('memory-service start', () => {
       ['memory-projector-jobs', ['mem.documents.v1', 'mem.ingestion-jobs.v1']],
       ['memory-projector-vector', ['mem.memories.v1']],
       ['memory-projector-graph', ['mem.memories.v1']],
+      ['memory-projector-analytics', ['mem.usage.v1']],
     ])
     for (const entry of readiness.consumers ?? []) {
       expect(entry.error).toBeUndefined()

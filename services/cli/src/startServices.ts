@@ -36,6 +36,9 @@ import {
   type OutgoingEvent,
   createCoalescingAppender,
   createMemorySearch,
+  createAnalyticsReports,
+  createAnalyticsStore,
+  parseTokenPrices,
   USAGE_SUBJECT,
   USAGE_TOPIC,
   usageRecordedSchema,
@@ -152,18 +155,23 @@ export async function startServices(
           const documents = createDocumentIngestor({ producer, claims, jobs, logger: serviceLogger })
           const memoryStore = createMemoryStore(engines.elasticsearch)
           const usageAppender = createCoalescingAppender(producer)
+          const recordUsage = (events: OutgoingEvent[]) => {
+            usageAppender.append(USAGE_TOPIC, events).catch((error: unknown) => {
+              serviceLogger.warn({ err: error }, 'usage events not recorded')
+            })
+          }
           const search = {
             memories: createMemorySearch({
               elasticsearch: engines.elasticsearch,
               neo4j: engines.neo4j,
               embedder: await queryEmbedder(),
             }),
-            recordUsage: (events: OutgoingEvent[]) => {
-              usageAppender.append(USAGE_TOPIC, events).catch((error: unknown) => {
-                serviceLogger.warn({ err: error }, 'usage events not recorded')
-              })
-            },
+            recordUsage,
           }
+          const analytics = createAnalyticsReports(
+            createAnalyticsStore(engines.clickhouse),
+            parseTokenPrices(config.analytics.tokenPrices),
+          )
           const editor = createMemoryEditor({
             store: memoryStore,
             producer,
@@ -182,6 +190,8 @@ export async function startServices(
               jobs,
               memories: { store: memoryStore, editor },
               search,
+              analytics,
+              recordUsage,
               gatewayCount: () => presence.count(),
             },
             serviceLogger,

@@ -13,6 +13,7 @@ import {
   type Readiness,
   type TenancyCommands,
   type EventRecorder,
+  type AnalyticsReports,
 } from '@memory-service/shared'
 import { CORRELATION_ID_RESPONSE_HEADER, correlationIdFrom } from './http/correlationId.js'
 import { handleError } from './http/errorHandler.js'
@@ -20,6 +21,8 @@ import { registerFrontDoor } from './http/frontDoor.js'
 import { createRateLimiter, type RateLimiter } from './http/rateLimiter.js'
 import { registerEventRoutes } from './routes/eventRoutes.js'
 import { registerMemoryRoutes, type MemoryRouteDependencies } from './routes/memoryRoutes.js'
+import { registerAnalyticsRoutes } from './routes/analyticsRoutes.js'
+import { recordApiUsage, type RecordUsage } from './http/usageRecording.js'
 import { registerInstanceRoutes } from './routes/instanceRoutes.js'
 
 const restSchemasDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../../schemas/rest')
@@ -45,6 +48,10 @@ export interface AppDependencies extends MemoryRouteDependencies {
   rateLimiter?: RateLimiter
   /** Conversation event recording; without it the event routes are not registered. */
   events?: EventRecorder
+  /** Usage analytics reports; without them the analytics routes are not registered. */
+  analytics?: AnalyticsReports
+  /** Appends usage events (api_call, memory_get) without holding answers back. */
+  recordUsage?: RecordUsage
 }
 
 const openApiOptions: FastifyDynamicSwaggerOptions = {
@@ -132,6 +139,7 @@ export function buildApp(deps: AppDependencies): FastifyInstance {
   void app.register(swaggerUi, { routePrefix: '/docs' })
   void app.register(async (routes) => {
     routes.addHook('onRoute', documentErrorResponses)
+    if (deps.recordUsage) recordApiUsage(routes, deps.recordUsage)
     registerFrontDoor(routes, { control: deps.control, rateLimiter: deps.rateLimiter ?? createRateLimiter() })
 
     routes.get(
@@ -157,6 +165,7 @@ export function buildApp(deps: AppDependencies): FastifyInstance {
     registerInstanceRoutes(routes, deps)
     registerEventRoutes(routes, deps)
     registerMemoryRoutes(routes, deps)
+    registerAnalyticsRoutes(routes, deps.analytics)
   })
   return app
 }

@@ -32,6 +32,8 @@ export interface GatewayDependencies {
   jobs: ElasticsearchStore<IngestionJob>
   memories: { store: MemoryStore; editor: MemoryEditor }
   search?: AppDependencies['search']
+  analytics?: AppDependencies['analytics']
+  recordUsage?: AppDependencies['recordUsage']
   /** How many gateway processes share the rate limits (see createRateLimiter). */
   gatewayCount?: () => number
 }
@@ -62,6 +64,8 @@ export async function startGateway(
     jobs: deps.jobs,
     memories: deps.memories,
     ...(deps.search ? { search: deps.search } : {}),
+    ...(deps.analytics ? { analytics: deps.analytics } : {}),
+    ...(deps.recordUsage ? { recordUsage: deps.recordUsage } : {}),
     rateLimiter,
   })
   const httpAddress = await app.listen({ host: config.http.host, port: config.http.port })

@@ -16,12 +16,15 @@ import {
   type Logger,
   type MemoryChanged,
   type MemoryDocument,
+  type UsageRecorded,
+  USAGE_TOPIC,
 } from '@memory-service/shared'
+import { createAnalyticsProjection } from './analyticsProjection.js'
 import { createGraphProjection } from './graphProjection.js'
 import { createJobProjection } from './jobProjection.js'
 import { createVectorProjection } from './vectorProjection.js'
 
-export { createGraphProjection, createJobProjection, createVectorProjection }
+export { createAnalyticsProjection, createGraphProjection, createJobProjection, createVectorProjection }
 export {
   rebuildProjection,
   type RebuildReport,
@@ -34,6 +37,7 @@ export const projectionGroups = {
   jobs: serviceConsumerGroups.jobs,
   vector: serviceConsumerGroups.vector,
   graph: serviceConsumerGroups.graph,
+  analytics: serviceConsumerGroups.analytics,
 } as const
 
 export interface RunningProjectors {
@@ -65,6 +69,7 @@ export async function startProjectors(
     createElasticsearchStore<MemoryDocument>(engines.elasticsearch, MEMORIES_ALIAS),
   )
   const projectGraph = createGraphProjection(engines.neo4j)
+  const projectUsage = createAnalyticsProjection(engines.clickhouse)
   const common = { kafka: engines.kafka, codec: engines.schemaCodec, fromBeginning: true }
   try {
     consumers.push(
@@ -102,6 +107,16 @@ export async function startProjectors(
             },
             'memories projected into neo4j',
           )
+        },
+      }),
+      await createEventConsumer<UsageRecorded>({
+        ...common,
+        logger: logger.child({ projection: 'analytics' }),
+        groupId: group(projectionGroups.analytics),
+        topics: [USAGE_TOPIC],
+        handleBatch: async (events, log) => {
+          const { written, skipped } = await projectUsage(events)
+          log.debug({ written, skipped }, 'usage events projected into clickhouse')
         },
       }),
     )

@@ -10,27 +10,28 @@ const store = createClickhouseStore(
   uniqueName('test_usage'),
 )
 const ddl = loadEngineDeclarations().clickhouseDdl
+const instance = 'inst_0123456789abcdef'
 
 afterAll(async () => {
   await store.command(`DROP DATABASE IF EXISTS ${store.database}`)
   await store.close()
 })
 
-function usageEvent(id: string, metric: string, occurredAt: string, latency: number | null, value = 1) {
+function usageRow(id: string, metric: string, occurredAt: string, latency: number | null, value = 1) {
   return {
     event_id: id,
-    instance_id: 'inst_0123456789abcdef',
+    instance_id: instance,
     metric,
     value,
     latency_ms: latency,
     user_id: 'user-1',
-    dimensions: { mode: 'fast' },
+    mode: 'fast',
     occurred_at: occurredAt,
   }
 }
 
-describe('clickhouse store', () => {
-  it('applies the infra DDL twice without error (tables, roll-up and materialized view)', async () => {
+describe('clickhouse store and the usage tables', () => {
+  it('applies the infra DDL twice without error: raw table, three roll-ups and their views', async () => {
     for (const { source } of ddl) await store.applyDdl(source)
     for (const { source } of ddl) await store.applyDdl(source)
     const tables = await store.query<{ name: string; engine: string }>(
@@ -38,73 +39,91 @@ describe('clickhouse store', () => {
       { db: store.database },
     )
     expect(tables).toEqual([
-      { name: 'usage_by_minute', engine: 'AggregatingMergeTree' },
-      { name: 'usage_by_minute_mv', engine: 'MaterializedView' },
-      { name: 'usage_events', engine: 'ReplacingMergeTree' },
+      { name: 'usage_day', engine: 'AggregatingMergeTree' },
+      { name: 'usage_day_mv', engine: 'MaterializedView' },
+      { name: 'usage_hour', engine: 'AggregatingMergeTree' },
+      { name: 'usage_hour_mv', engine: 'MaterializedView' },
+      { name: 'usage_minute', engine: 'AggregatingMergeTree' },
+      { name: 'usage_minute_mv', engine: 'MaterializedView' },
+      { name: 'usage_raw', engine: 'MergeTree' },
     ])
   })
 
-  it('rolls raw events up by minute through the materialized view, with latency quantiles', async () => {
+  it('keeps minute buckets 30 days and hour buckets a year through TTLs; day buckets have none', async () => {
+    for (const { source } of ddl) await store.applyDdl(source)
+    const ttlOf = async (table: string) => {
+      const [row] = await store.query<{ statement: string }>(`SHOW CREATE TABLE ${store.database}.${table}`)
+      return /TTL (.*?)(?:\n|SETTINGS|$)/s.exec(row?.statement ?? '')?.[1]?.trim() ?? null
+    }
+    expect(await ttlOf('usage_minute')).toMatch(/bucket \+ toIntervalDay\(30\)/)
+    expect(await ttlOf('usage_hour')).toMatch(/bucket \+ toIntervalDay\(365\)/)
+    expect(await ttlOf('usage_day')).toBeNull()
+  })
+
+  it('rolls raw events up by minute, hour and day through the materialized views, with latency percentiles', async () => {
     for (const { source } of ddl) await store.applyDdl(source)
     const now = new Date()
     now.setUTCSeconds(0, 0)
-    const minute = now.toISOString()
-    const events = Array.from({ length: 100 }, (_, index) =>
-      usageEvent(
-        `evt_${index}`,
+    const rows = Array.from({ length: 100 }, (_, index) =>
+      usageRow(
+        `evt_${String(index)}`,
         'context_fetch',
         new Date(now.getTime() + index * 100).toISOString(),
         index + 1,
       ),
     )
-    await store.insert('usage_events', events)
-    const rows = await store.query<{ bucket: string; events: string; p50: number; p99: number }>(
-      `SELECT bucket, countMerge(events) AS events, quantilesMerge(0.5, 0.95, 0.99)(latency)[1] AS p50,
-              quantilesMerge(0.5, 0.95, 0.99)(latency)[3] AS p99
-         FROM ${store.database}.usage_by_minute
-        WHERE instance_id = {instance:String} AND metric = {metric:String}
-        GROUP BY bucket ORDER BY bucket`,
-      { instance: 'inst_0123456789abcdef', metric: 'context_fetch' },
-    )
-    expect(rows).toHaveLength(1)
-    expect(rows[0]).toMatchObject({ bucket: minute.replace('T', ' ').replace(/\.\d+Z$/, ''), events: '100' })
-    expect(rows[0]?.p50).toBeCloseTo(50.5, 0)
-    expect(rows[0]?.p99).toBeGreaterThan(98)
+    rows.push(usageRow('evt_no_latency', 'context_fetch', now.toISOString(), null))
+    await store.insert('usage_raw', rows)
+    for (const table of ['usage_minute', 'usage_hour', 'usage_day']) {
+      const [rollup] = await store.query<{ events: string; latencies: string; avg: number; q: number[] }>(
+        `SELECT sum(events) AS events, sum(latency_count) AS latencies, sum(latency_sum) / sum(latency_count) AS avg,
+                quantilesTDigestIfMerge(0.5, 0.95, 0.99)(latency) AS q
+           FROM ${store.database}.${table}
+          WHERE instance_id = {instance:String} AND metric = 'context_fetch'`,
+        { instance },
+      )
+      expect(rollup, table).toMatchObject({ events: '101', latencies: '100' })
+      expect(rollup?.avg, table).toBeCloseTo(50.5, 5)
+      // t-digest estimates: within a few percent of the exact 50.5, 95.05 and 99.01.
+      expect(rollup?.q[0], table).toBeGreaterThan(48)
+      expect(rollup?.q[0], table).toBeLessThan(53)
+      expect(rollup?.q[1], table).toBeGreaterThan(92)
+      expect(rollup?.q[2], table).toBeGreaterThan(96)
+    }
   })
 
   it('binds query parameters server-side, so quotes in values cannot change the query', async () => {
     for (const { source } of ddl) await store.applyDdl(source)
-    await store.insert('usage_events', [
-      usageEvent("evt_' OR 1=1 --", 'api_call', new Date().toISOString(), null),
-    ])
+    await store.insert('usage_raw', [usageRow("evt_' OR 1=1 --", 'api_call', new Date().toISOString(), null)])
     const rows = await store.query<{ c: string }>(
-      `SELECT count() AS c FROM ${store.database}.usage_events WHERE event_id = {id:String}`,
+      `SELECT count() AS c FROM ${store.database}.usage_raw WHERE event_id = {id:String}`,
       { id: "evt_' OR 1=1 --" },
     )
     expect(rows).toEqual([{ c: '1' }])
     const none = await store.query<{ c: string }>(
-      `SELECT count() AS c FROM ${store.database}.usage_events WHERE event_id = {id:String}`,
+      `SELECT count() AS c FROM ${store.database}.usage_raw WHERE event_id = {id:String}`,
       { id: "' OR 1=1 --" },
     )
     expect(none).toEqual([{ c: '0' }])
   })
 
-  it('drops rows past their TTL when parts merge', async () => {
+  it('drops minute buckets past their TTL when parts merge, and keeps the day buckets', async () => {
     for (const { source } of ddl) await store.applyDdl(source)
-    const old = '2020-01-01T00:00:00.000Z'
-    await store.insert('usage_events', [
-      usageEvent('evt_old', 'ttl_probe', old, 5),
-      usageEvent('evt_new', 'ttl_probe', new Date().toISOString(), 5),
+    await store.insert('usage_raw', [
+      usageRow('evt_old', 'ttl_probe', '2020-01-01T00:00:00.000Z', 5),
+      usageRow('evt_new', 'ttl_probe', new Date().toISOString(), 5),
     ])
-    await store.command(`OPTIMIZE TABLE ${store.database}.usage_events FINAL`)
-    await store.command(`OPTIMIZE TABLE ${store.database}.usage_by_minute FINAL`)
-    const raw = await store.query<{ event_id: string }>(
-      `SELECT event_id FROM ${store.database}.usage_events WHERE metric = 'ttl_probe' ORDER BY event_id`,
-    )
-    expect(raw).toEqual([{ event_id: 'evt_new' }])
-    const minutes = await store.query<{ c: string }>(
-      `SELECT count() AS c FROM ${store.database}.usage_by_minute WHERE metric = 'ttl_probe' AND bucket < '2021-01-01'`,
-    )
-    expect(minutes).toEqual([{ c: '0' }])
+    for (const table of ['usage_raw', 'usage_minute', 'usage_hour', 'usage_day'])
+      await store.command(`OPTIMIZE TABLE ${store.database}.${table} FINAL`)
+    const count = async (table: string) =>
+      (
+        await store.query<{ c: string }>(
+          `SELECT count() AS c FROM ${store.database}.${table} WHERE metric = 'ttl_probe' AND ${table === 'usage_raw' ? 'occurred_at' : 'bucket'} < '2021-01-01'`,
+        )
+      )[0]?.c
+    expect(await count('usage_raw')).toBe('0')
+    expect(await count('usage_minute')).toBe('0')
+    expect(await count('usage_hour')).toBe('0')
+    expect(await count('usage_day')).toBe('1')
   })
 })

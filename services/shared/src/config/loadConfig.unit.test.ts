@@ -33,6 +33,16 @@ describe('loadConfig', () => {
         visibilityTimeoutMs: 30000,
         documentsPerPartition: 4,
       },
+      analytics: {
+        tokenPrices: [
+          'gpt-4o-mini=0.15/0.6',
+          'gpt-4o=2.5/10',
+          'gpt-4.1-mini=0.4/1.6',
+          'gpt-4.1=2/8',
+          'text-embedding-3-small=0.02/0',
+          'text-embedding-3-large=0.13/0',
+        ],
+      },
     })
   })
 

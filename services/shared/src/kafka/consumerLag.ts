@@ -2,6 +2,7 @@ import type { Admin, Kafka } from 'kafkajs'
 import { DOCUMENTS_TOPIC } from '../documents/documents.js'
 import { INGESTION_JOBS_TOPIC } from '../documents/ingestionJobs.js'
 import { MEMORIES_TOPIC } from '../memories/memories.js'
+import { USAGE_TOPIC } from '../usage/usageEvents.js'
 
 /** A consumer group and the topics it subscribes to. */
 export interface WatchedConsumerGroup {
@@ -20,6 +21,7 @@ export const serviceConsumerGroups = {
   jobs: 'memory-projector-jobs',
   vector: 'memory-projector-vector',
   graph: 'memory-projector-graph',
+  analytics: 'memory-projector-analytics',
 } as const
 
 export const consumerGroupsToWatch: readonly WatchedConsumerGroup[] = [
@@ -27,6 +29,7 @@ export const consumerGroupsToWatch: readonly WatchedConsumerGroup[] = [
   { group: serviceConsumerGroups.jobs, topics: [DOCUMENTS_TOPIC, INGESTION_JOBS_TOPIC] },
   { group: serviceConsumerGroups.vector, topics: [MEMORIES_TOPIC] },
   { group: serviceConsumerGroups.graph, topics: [MEMORIES_TOPIC] },
+  { group: serviceConsumerGroups.analytics, topics: [USAGE_TOPIC] },
 ]
 
 export interface TopicLag {

@@ -119,6 +119,7 @@ describe('consumer lag arithmetic', () => {
       { group: 'memory-projector-jobs', topics: ['mem.documents.v1', 'mem.ingestion-jobs.v1'] },
       { group: 'memory-projector-vector', topics: ['mem.memories.v1'] },
       { group: 'memory-projector-graph', topics: ['mem.memories.v1'] },
+      { group: 'memory-projector-analytics', topics: ['mem.usage.v1'] },
     ])
   })
 })

@@ -140,4 +140,13 @@ export interface ServiceConfig {
      */
     documentsPerPartition: number
   }
+  /**
+   * Usage analytics read from ClickHouse.
+   */
+  analytics: {
+    /**
+     * Price table for estimated_cost_usd: model=input/output in USD per million tokens, comma-separated. A model without an entry costs 0.
+     */
+    tokenPrices: string[]
+  }
 }

@@ -30,5 +30,9 @@ export interface UsageRecorded {
     operation?: string
     model?: string
     stage?: string
+    /**
+     * HTTP status of an api_call (a 5xx counts as failed in the health figures).
+     */
+    status_code?: string
   }
 }

@@ -1,0 +1,87 @@
+import type { FastifyInstance } from 'fastify'
+import { principalOf } from '../http/frontDoor.js'
+import {
+  requireOwnInstance,
+  type AnalyticsLatencyQuery,
+  type AnalyticsMetricsQuery,
+  type AnalyticsReports,
+  type AnalyticsSummaryQuery,
+  type AnalyticsTokensQuery,
+} from '@memory-service/shared'
+
+/** Usage analytics of the key's own instance, read from the ClickHouse roll-ups (spec: Endpoints → Analytics). */
+export function registerAnalyticsRoutes(app: FastifyInstance, reports: AnalyticsReports | undefined): void {
+  if (!reports) return
+  const config = { permission: 'analytics:read' as const }
+
+  app.get<{ Querystring: AnalyticsMetricsQuery }>(
+    '/v1/analytics/metrics',
+    {
+      config,
+      schema: {
+        tags: ['analytics'],
+        summary: 'A usage metric per minute, hour or day bucket, optionally per group, with a summary',
+        querystring: { $ref: 'AnalyticsMetricsQuery.schema.json#' },
+        response: { 200: { $ref: 'AnalyticsMetricsResponse.schema.json#' } },
+      },
+    },
+    async (request) => {
+      const { instance_id, ...query } = request.query
+      requireOwnInstance(principalOf(request), instance_id)
+      return reports.metrics(instance_id, query)
+    },
+  )
+
+  app.get<{ Querystring: AnalyticsLatencyQuery }>(
+    '/v1/analytics/latency',
+    {
+      config,
+      schema: {
+        tags: ['analytics'],
+        summary: 'Latency (avg, p50, p95, p99, count; milliseconds) of an operation per bucket',
+        querystring: { $ref: 'AnalyticsLatencyQuery.schema.json#' },
+        response: { 200: { $ref: 'AnalyticsLatencyResponse.schema.json#' } },
+      },
+    },
+    async (request) => {
+      const { instance_id, ...query } = request.query
+      requireOwnInstance(principalOf(request), instance_id)
+      return reports.latency(instance_id, query)
+    },
+  )
+
+  app.get<{ Querystring: AnalyticsTokensQuery }>(
+    '/v1/analytics/tokens',
+    {
+      config,
+      schema: {
+        tags: ['analytics'],
+        summary: 'LLM tokens and estimated cost per bucket, optionally per operation, model or user',
+        querystring: { $ref: 'AnalyticsTokensQuery.schema.json#' },
+        response: { 200: { $ref: 'AnalyticsTokensResponse.schema.json#' } },
+      },
+    },
+    async (request) => {
+      const { instance_id, ...query } = request.query
+      requireOwnInstance(principalOf(request), instance_id)
+      return reports.tokens(instance_id, query)
+    },
+  )
+
+  app.get<{ Querystring: AnalyticsSummaryQuery & { period: '24h' | '7d' | '30d' | '90d' } }>(
+    '/v1/analytics/summary',
+    {
+      config,
+      schema: {
+        tags: ['analytics'],
+        summary: 'Totals of a period with the change against the previous one, and health',
+        querystring: { $ref: 'AnalyticsSummaryQuery.schema.json#' },
+        response: { 200: { $ref: 'AnalyticsSummaryResponse.schema.json#' } },
+      },
+    },
+    async (request) => {
+      requireOwnInstance(principalOf(request), request.query.instance_id)
+      return reports.summary(request.query.instance_id, request.query.period)
+    },
+  )
+}
