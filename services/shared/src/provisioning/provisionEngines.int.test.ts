@@ -93,6 +93,14 @@ describe('provisioning', () => {
       'SELECT name FROM system.tables WHERE database = {db:String} ORDER BY name',
       { db: clickhouse.database },
     )
-    expect(tables.map((row) => row.name)).toEqual(['usage_by_minute', 'usage_by_minute_mv', 'usage_events'])
+    expect(tables.map((row) => row.name)).toEqual([
+      'usage_day',
+      'usage_day_mv',
+      'usage_hour',
+      'usage_hour_mv',
+      'usage_minute',
+      'usage_minute_mv',
+      'usage_raw',
+    ])
   })
 })
