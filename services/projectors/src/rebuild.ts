@@ -41,7 +41,8 @@ interface GenerationTarget {
   next: string
   /** Seeds the new generation with the previous one's state (a rebuild from a timestamp replays only the rest). */
   copyPrevious(): Promise<number>
-  apply(events: ConsumedEvent<MemoryChanged>[]): Promise<void>
+  /** Writes the events into the new generation; answers how many memories had to be embedded again. */
+  apply(events: ConsumedEvent<MemoryChanged>[]): Promise<number>
   /** Points readers (and the live projector) at the new generation, in one atomic step. */
   switchReaders(): Promise<void>
   dropPrevious(): Promise<void>
@@ -111,8 +112,7 @@ export async function rebuildProjection(
       topics: [MEMORIES_TOPIC],
       fromBeginning: true,
       handleBatch: async (batch) => {
-        await target.apply(batch)
-        if (options.projection === 'vector') countReembedded(countOtherModel(batch, options.embedder))
+        countReembedded(await target.apply(batch))
         events += batch.length
         for (const { partition, offset } of batch) {
           const next = BigInt(offset) + 1n
@@ -165,15 +165,6 @@ export async function rebuildProjection(
   }
   logger.info(report, 'projection rebuilt')
   return report
-}
-
-function countOtherModel(batch: ConsumedEvent<MemoryChanged>[], embedder: Embedder): number {
-  return batch.filter(
-    ({ payload }) =>
-      payload.change !== 'deleted' &&
-      (payload.memory.embedding.model !== embedder.model ||
-        payload.memory.embedding.vector.length !== embedder.dimension),
-  ).length
 }
 
 const generationNumber = (index: string) => Number(/-g(\d+)$/.exec(index)?.[1] ?? Number.NaN)
@@ -272,6 +263,7 @@ async function vectorGeneration(
           return { id: payload.memory_id, version: payload.version, document: memoryDocumentOf(event) }
         }),
       )
+      return reembedded.size
     },
     async switchReaders() {
       // Searchers see everything written so far from the first request after the switch.
@@ -373,7 +365,10 @@ async function graphGeneration(graph: Neo4jStore): Promise<GenerationTarget> {
       }
       return copied
     },
-    apply: project,
+    apply: async (events) => {
+      await project(events)
+      return 0
+    },
     async switchReaders() {
       await graph.write(`MATCH (state:ProjectionState {projection: 'graph'}) SET state.generation = $next`, {
         next,
