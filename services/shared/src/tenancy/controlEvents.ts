@@ -1,10 +1,15 @@
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import type {
   ApiKeyIssued,
   ApiKeyRevoked,
   ApiKeyRotated,
+  ConfigRebuildChanged,
+  ConfigVersionApplied,
+  ConfigVersionProposed,
+  ConfigVersionReviewed,
   InstanceCreated,
 } from '../contracts/generated/index.js'
+import type { ArchitectureConfig } from '../configs/architectureConfig.js'
 import { generateApiKey, type GeneratedApiKey } from './apiKeys.js'
 import type { KeyRecord } from './controlState.js'
 import type { Permission } from './permissions.js'
@@ -80,6 +85,76 @@ export function createControlEventFactory(options: ControlEventFactoryOptions = 
 
     apiKeyRevoked(key: KeyRecord): ApiKeyRevoked {
       return { type: 'api_key_revoked', ...envelope(), instance_id: key.instance_id, key_id: key.key_id }
+    },
+
+    configVersionProposed(input: {
+      instanceId: string
+      configuration: ArchitectureConfig
+      sourceFormat: ConfigVersionProposed['source_format']
+      proposedBy: string
+      /** The initial version has an id derived from its instance, so two racing initializations make one version. */
+      initial?: boolean
+    }): ConfigVersionProposed {
+      const id = input.initial
+        ? createHash('sha256').update(`${input.instanceId}:initial`).digest('hex').slice(0, 16)
+        : random(8).toString('hex')
+      return {
+        type: 'config_version_proposed',
+        ...envelope(),
+        instance_id: input.instanceId,
+        config_id: `maca_cfg_${id}`,
+        configuration: input.configuration,
+        source_format: input.sourceFormat,
+        proposed_by: input.proposedBy,
+      }
+    },
+
+    configVersionReviewed(input: {
+      instanceId: string
+      configId: string
+      decision: ConfigVersionReviewed['decision']
+      comment: string
+      reviewedBy: string
+    }): ConfigVersionReviewed {
+      return {
+        type: 'config_version_reviewed',
+        ...envelope(),
+        instance_id: input.instanceId,
+        config_id: input.configId,
+        decision: input.decision,
+        comment: input.comment,
+        reviewed_by: input.reviewedBy,
+      }
+    },
+
+    configVersionApplied(input: {
+      instanceId: string
+      configId: string
+      appliedBy: string
+    }): ConfigVersionApplied {
+      return {
+        type: 'config_version_applied',
+        ...envelope(),
+        instance_id: input.instanceId,
+        config_id: input.configId,
+        applied_by: input.appliedBy,
+      }
+    },
+
+    configRebuildChanged(
+      input: { instanceId: string; configId: string } & Pick<
+        ConfigRebuildChanged,
+        'status' | 'runner' | 'takeover' | 'projection' | 'events_read' | 'behind' | 'error'
+      >,
+    ): ConfigRebuildChanged {
+      const { instanceId, configId, ...progress } = input
+      return {
+        type: 'config_rebuild_changed',
+        ...envelope(),
+        instance_id: instanceId,
+        config_id: configId,
+        ...progress,
+      }
     },
   }
 }

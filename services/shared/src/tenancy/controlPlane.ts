@@ -21,6 +21,10 @@ const controlEventTitles: Record<ControlEvent['type'], string> = {
   api_key_issued: 'ApiKeyIssued',
   api_key_rotated: 'ApiKeyRotated',
   api_key_revoked: 'ApiKeyRevoked',
+  config_version_proposed: 'ConfigVersionProposed',
+  config_version_reviewed: 'ConfigVersionReviewed',
+  config_version_applied: 'ConfigVersionApplied',
+  config_rebuild_changed: 'ConfigRebuildChanged',
 }
 
 /** Subjects follow Confluent's TopicRecordNameStrategy: one topic carries several event types. */
@@ -58,7 +62,7 @@ export interface ControlPlaneOptions {
 }
 
 /**
- * The control plane of instances and keys: the topic is the source of truth, and every process that needs the
+ * The control plane of instances, keys and configuration versions: the topic is the source of truth, and every process that needs the
  * read model rebuilds it from the first offset at start (the topic is small), then follows it. Resolves once the
  * read model has caught up with the end of the topic, so a restart never serves without its keys.
  */

@@ -5,9 +5,15 @@ import type {
   Instance,
   InstanceCreated,
 } from '../contracts/generated/index.js'
+import {
+  applyConfigEvent,
+  emptyConfigVersions,
+  type ConfigEvent,
+  type ConfigVersions,
+} from '../configs/configVersions.js'
 import type { Permission } from './permissions.js'
 
-export type ControlEvent = InstanceCreated | ApiKeyIssued | ApiKeyRotated | ApiKeyRevoked
+export type ControlEvent = InstanceCreated | ApiKeyIssued | ApiKeyRotated | ApiKeyRevoked | ConfigEvent
 
 export type KeyStatus = 'active' | 'rotated' | 'revoked'
 
@@ -24,16 +30,23 @@ export interface KeyRecord {
   replaced_by: string | null
 }
 
-/** The read model of the control topic: instances and keys, as the gateway queries them. */
+/** The read model of the control topic: instances, keys and configuration versions, as the services query them. */
 export interface ControlState {
   instances: Map<string, Instance>
+  configs: ConfigVersions
   keysByHash: Map<string, KeyRecord>
   keysById: Map<string, KeyRecord>
   appliedEventIds: Set<string>
 }
 
 export function emptyControlState(): ControlState {
-  return { instances: new Map(), keysByHash: new Map(), keysById: new Map(), appliedEventIds: new Set() }
+  return {
+    instances: new Map(),
+    configs: emptyConfigVersions(),
+    keysByHash: new Map(),
+    keysById: new Map(),
+    appliedEventIds: new Set(),
+  }
 }
 
 export type ApplyOutcome = { applied: true } | { applied: false; reason: string }
@@ -109,6 +122,12 @@ function applyNew(state: ControlState, event: ControlEvent): ApplyOutcome {
       key.ended_at = event.occurred_at
       return { applied: true }
     }
+    case 'config_version_proposed':
+    case 'config_version_reviewed':
+    case 'config_version_applied':
+    case 'config_rebuild_changed':
+      if (!state.instances.has(event.instance_id)) return { applied: false, reason: 'unknown instance' }
+      return applyConfigEvent(state.configs, event)
   }
 }
 

@@ -12,6 +12,7 @@ export const allPermissions: readonly Permission[] = [
   'configs:read',
   'configs:write',
   'configs:review',
+  'configs:apply',
 ]
 
 /**

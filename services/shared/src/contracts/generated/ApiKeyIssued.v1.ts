@@ -31,5 +31,6 @@ export interface ApiKeyIssued {
     | 'configs:read'
     | 'configs:write'
     | 'configs:review'
+    | 'configs:apply'
   )[]
 }

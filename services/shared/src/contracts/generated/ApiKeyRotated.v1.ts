@@ -32,5 +32,6 @@ export interface ApiKeyRotated {
     | 'configs:read'
     | 'configs:write'
     | 'configs:review'
+    | 'configs:apply'
   )[]
 }

@@ -8,9 +8,12 @@ export interface MemorySearchRequest {
   query: string
   user_id?: string
   customer_id?: string
+  /**
+   * Default: the instance configuration's retrieval.max_results (10 unless configured).
+   */
   limit?: number
   /**
-   * fast: vector kNN + graph. accurate: vector + BM25 keyword + graph over the question and its sub-questions, fused and reranked.
+   * fast: vector kNN + graph. accurate: vector + BM25 keyword + graph over the question and its sub-questions, fused and reranked. Default: the instance configuration's retrieval.default_mode (accurate unless configured).
    */
   mode?: 'accurate' | 'fast'
   filters?: {
