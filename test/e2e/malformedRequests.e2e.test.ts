@@ -42,6 +42,11 @@ const knownPaths = [
   '/v1/memories/batch',
   '/v1/memories/ing_00000000000000000000000000000000/status',
   '/v1/events/batch',
+  // {instance} is the harness's own instance, so requests get past the instance check to the validation.
+  '/instances/{instance}/memory-architecture/init',
+  '/instances/{instance}/memory-architecture/versions',
+  '/instances/{instance}/memory-architecture/versions/maca_cfg_0000000000000000/review',
+  '/dashboard/configs/{instance}',
 ]
 
 const path = fc.oneof(
@@ -171,11 +176,14 @@ describe('malformed requests', () => {
           if (type !== undefined) headers['content-type'] = type
           let response: Response
           try {
-            response = await fetch(`${baseUrl}${requestPath}${search}`, {
-              method,
-              headers,
-              ...(payload !== undefined && method !== 'GET' ? { body: payload } : {}),
-            })
+            response = await fetch(
+              `${baseUrl}${requestPath.replace('{instance}', harness.instance.instance.instance_id)}${search}`,
+              {
+                method,
+                headers,
+                ...(payload !== undefined && method !== 'GET' ? { body: payload } : {}),
+              },
+            )
           } catch (error) {
             // The client refused to send it (an illegal header byte): nothing reached the server.
             if (error instanceof TypeError) return

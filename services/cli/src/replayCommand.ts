@@ -1,10 +1,16 @@
 import {
   connectLogAndProjections,
+  createControlPlane,
   createEmbedder,
   type Logger,
   type ServiceConfig,
 } from '@memory-service/shared'
-import { rebuildProjection, type RebuildReport, type RebuildStart } from '@memory-service/projectors'
+import {
+  createPolicyLookup,
+  rebuildProjection,
+  type RebuildReport,
+  type RebuildStart,
+} from '@memory-service/projectors'
 
 export const replayUsage = `  replay --projection vector|graph|all [--from-beginning | --from <ISO timestamp>]
                       rebuild projections from the log into a new generation, then switch readers to it`
@@ -49,13 +55,20 @@ export async function runReplay(
   // Without ClickHouse: a rebuild runs next to the services, whose embedded ClickHouse allows one process.
   const engines = connectLogAndProjections(config, logger)
   const embedder = await createEmbedder(config.embeddings)
+  // Each instance's active configuration says which of its memories the projections store.
+  const control = await createControlPlane({ kafka: engines.kafka, codec: engines.schemaCodec, logger })
+  const policyOf = createPolicyLookup(control, {
+    model: config.embeddings.model,
+    dimension: config.embeddings.dimension,
+  })
   try {
     const reports: RebuildReport[] = []
     for (const projection of names) {
-      reports.push(await rebuildProjection(engines, { projection, start, embedder, logger }))
+      reports.push(await rebuildProjection(engines, { projection, start, embedder, logger, policyOf }))
     }
     return reports
   } finally {
+    await control.close()
     await embedder.close()
     await engines.close()
   }

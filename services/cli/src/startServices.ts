@@ -43,10 +43,13 @@ import {
   USAGE_TOPIC,
   usageRecordedSchema,
   type CreatedInstance,
+  type ControlPlane,
+  createConfigCommands,
+  createConfigReports,
 } from '@memory-service/shared'
 import { startGateway } from '@memory-service/gateway'
 import { analyzeEditedContent, createExtractor, startPipeline } from '@memory-service/pipeline'
-import { startProjectors } from '@memory-service/projectors'
+import { createPolicyLookup, startProjectors } from '@memory-service/projectors'
 
 export const serviceNames = ['gateway', 'pipeline', 'projectors'] as const
 export type ServiceName = (typeof serviceNames)[number]
@@ -118,18 +121,26 @@ export async function startServices(
       closers.push(() => created.close())
       return created
     }
+    // One read model of the control topic per process, shared by the gateway and the projectors.
+    let control: ControlPlane | undefined
+    const sharedControl = async (): Promise<ControlPlane> => {
+      if (!control) {
+        const created = await createControlPlane({ kafka: engines.kafka, codec: engines.schemaCodec, logger })
+        closers.push(() => created.close())
+        control = created
+      }
+      return control
+    }
+    const served = { model: config.embeddings.model, dimension: config.embeddings.dimension }
     let developmentInstance: CreatedInstance | undefined
     for (const name of names) {
       const serviceLogger = logger.child({ component: name })
       switch (name) {
         case 'gateway': {
-          const control = await createControlPlane({
-            kafka: engines.kafka,
-            codec: engines.schemaCodec,
-            logger,
-          })
-          closers.push(() => control.close())
-          const tenancy = createTenancyCommands(control, createControlEventFactory())
+          const control = await sharedControl()
+          const controlEvents = createControlEventFactory()
+          const tenancy = createTenancyCommands(control, controlEvents)
+          const configCommands = createConfigCommands(control, controlEvents, served)
           if (options.bootstrapDevelopmentInstance) {
             developmentInstance = await tenancy.ensureDevelopmentInstance('bootstrap-development-instance')
           }
@@ -166,6 +177,14 @@ export async function startServices(
               neo4j: engines.neo4j,
               embedder: await queryEmbedder(),
             }),
+            settingsOf: (instanceId: string) => {
+              const { retrieval, storage } = configCommands.effective(instanceId)
+              return {
+                mode: retrieval.default_mode,
+                limit: retrieval.max_results,
+                graph: retrieval.graph_queries && storage.graph.enabled,
+              }
+            },
             recordUsage,
           }
           const analytics = createAnalyticsReports(
@@ -191,6 +210,10 @@ export async function startServices(
               memories: { store: memoryStore, editor },
               search,
               analytics,
+              configs: {
+                commands: configCommands,
+                reports: createConfigReports(engines.clickhouse, configCommands),
+              },
               recordUsage,
               gatewayCount: () => presence.count(),
             },
@@ -210,6 +233,11 @@ export async function startServices(
                 extractor: createExtractor(config),
                 embedder: await sharedEmbedder(),
               }),
+              storedInVector: await (async () => {
+                const policyOf = createPolicyLookup(await sharedControl(), served)
+                return (instanceId: string, memory: { type: string; confidence: number }) =>
+                  policyOf(instanceId).vector(memory)
+              })(),
             },
             serviceLogger,
           )
@@ -217,7 +245,9 @@ export async function startServices(
           break
         }
         case 'projectors': {
-          const projectors = await startProjectors(engines, serviceLogger)
+          const projectors = await startProjectors(engines, serviceLogger, {
+            configuration: { control: await sharedControl(), served, embedder: await sharedEmbedder() },
+          })
           closers.push(() => projectors.close())
           break
         }

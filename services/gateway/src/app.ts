@@ -24,6 +24,7 @@ import { registerMemoryRoutes, type MemoryRouteDependencies } from './routes/mem
 import { registerAnalyticsRoutes } from './routes/analyticsRoutes.js'
 import { recordApiUsage, type RecordUsage } from './http/usageRecording.js'
 import { registerInstanceRoutes } from './routes/instanceRoutes.js'
+import { registerConfigRoutes, type ConfigRouteDependencies } from './routes/configRoutes.js'
 
 const restSchemasDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../../schemas/rest')
 
@@ -50,6 +51,8 @@ export interface AppDependencies extends MemoryRouteDependencies {
   events?: EventRecorder
   /** Usage analytics reports; without them the analytics routes are not registered. */
   analytics?: AnalyticsReports
+  /** Configuration versions and their usage; without them the configuration routes are not registered. */
+  configs?: ConfigRouteDependencies['configs']
   /** Appends usage events (api_call, memory_get) without holding answers back. */
   recordUsage?: RecordUsage
 }
@@ -166,6 +169,7 @@ export function buildApp(deps: AppDependencies): FastifyInstance {
     registerEventRoutes(routes, deps)
     registerMemoryRoutes(routes, deps)
     registerAnalyticsRoutes(routes, deps.analytics)
+    registerConfigRoutes(routes, deps)
   })
   return app
 }

@@ -33,6 +33,7 @@ export interface GatewayDependencies {
   memories: { store: MemoryStore; editor: MemoryEditor }
   search?: AppDependencies['search']
   analytics?: AppDependencies['analytics']
+  configs?: AppDependencies['configs']
   recordUsage?: AppDependencies['recordUsage']
   /** How many gateway processes share the rate limits (see createRateLimiter). */
   gatewayCount?: () => number
@@ -65,6 +66,7 @@ export async function startGateway(
     memories: deps.memories,
     ...(deps.search ? { search: deps.search } : {}),
     ...(deps.analytics ? { analytics: deps.analytics } : {}),
+    ...(deps.configs ? { configs: deps.configs } : {}),
     ...(deps.recordUsage ? { recordUsage: deps.recordUsage } : {}),
     rateLimiter,
   })

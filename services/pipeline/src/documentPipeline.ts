@@ -44,8 +44,9 @@ export interface PipelinePorts {
   /**
    * Resolves true once the memories are readable from the vector projection, false if that takes too long (they are
    * in the log and will be projected). A job reports completion only after this, so its memory ids can be read.
+   * Memories the instance's configuration does not store are not waited for.
    */
-  awaitProjected(memoryIds: string[]): Promise<boolean>
+  awaitProjected(memories: MemoryChanged[]): Promise<boolean>
   deadLetters: DeadLetterWriter
   now?: () => Date
 }
@@ -386,7 +387,7 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
     }
     // The job may say a memory exists only once its event is in the log; usage needs no such order.
     await Promise.all([ports.publishMemories(memories, correlationId), ports.publishUsage(usageEvents)])
-    if (memories.length > 0 && !(await ports.awaitProjected(memories.map((memory) => memory.memory_id)))) {
+    if (memories.length > 0 && !(await ports.awaitProjected(memories))) {
       log.warn({ ingestionId: accepted.ingestion_id }, 'memories not yet projected; job finished anyway')
     }
 
@@ -394,11 +395,7 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
     if (resolved.length > 0) {
       job = recordStage(job, 'storage', memories.length / resolved.length, [], at())
     }
-    job = finishJob(
-      job,
-      { memoryIds: memories.map((memory) => memory.memory_id), errors: failures },
-      at(),
-    )
+    job = finishJob(job, { memoryIds: memories.map((memory) => memory.memory_id), errors: failures }, at())
     const deadLettered = deadLetterErrors.length > 0
     if (deadLettered) await ports.deadLetters.write(event, deadLetterErrors)
     await ports.publishJob(job, correlationId)

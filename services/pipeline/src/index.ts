@@ -51,6 +51,11 @@ export interface PipelineDependencies {
   embedder: Embedder
   /** Consumer group; tests give each run its own. */
   groupId?: string
+  /**
+   * Whether the vector projection stores a memory (its instance's active configuration); a job waits only for
+   * those to be readable. All of them without it.
+   */
+  storedInVector?: (instanceId: string, memory: { type: string; confidence: number }) => boolean
 }
 
 // Exact and alias matches come first, so a crowded name prefix never pushes them past the limit.
@@ -131,7 +136,12 @@ export async function startPipeline(
           )
         }
       },
-      async awaitProjected(memoryIds) {
+      async awaitProjected(memories) {
+        const stored = dependencies.storedInVector
+        const memoryIds = memories
+          .filter((event) => !stored || stored(event.instance_id, event.memory))
+          .map((event) => event.memory_id)
+        if (memoryIds.length === 0) return true
         const deadline = Date.now() + config.pipeline.visibilityTimeoutMs
         for (let delay = 20; ; delay = Math.min(delay * 2, 250)) {
           const { docs } = await engines.elasticsearch.mget({

@@ -8,6 +8,7 @@ import {
   INGESTION_JOBS_TOPIC,
   MEMORIES_ALIAS,
   MEMORIES_TOPIC,
+  type ConsumedEvent,
   type DocumentAccepted,
   type EventConsumer,
   type Engines,
@@ -18,13 +19,23 @@ import {
   type MemoryDocument,
   type UsageRecorded,
   USAGE_TOPIC,
+  createConfigCommands,
+  createControlEventFactory,
+  projectionPolicy,
+  type ControlPlane,
+  type Embedder,
+  type ProjectionPolicy,
+  type ServedEmbeddings,
 } from '@memory-service/shared'
+import { startConfigRebuilds } from './configRebuilds.js'
+import { withheldAsDeletions, type PolicyLookup } from './projectionPolicies.js'
 import { createAnalyticsProjection } from './analyticsProjection.js'
 import { createGraphProjection } from './graphProjection.js'
 import { createJobProjection } from './jobProjection.js'
 import { createVectorProjection } from './vectorProjection.js'
 
 export { createAnalyticsProjection, createGraphProjection, createJobProjection, createVectorProjection }
+export { startConfigRebuilds, withheldAsDeletions, type PolicyLookup }
 export {
   rebuildProjection,
   type RebuildReport,
@@ -44,15 +55,33 @@ export interface RunningProjectors {
   close(): Promise<void>
 }
 
+/** Each instance's projection policy from its active configuration version, computed once per version. */
+export function createPolicyLookup(control: ControlPlane, served: ServedEmbeddings): PolicyLookup {
+  const configs = createConfigCommands(control, createControlEventFactory(), served)
+  const policies = new Map<string, ProjectionPolicy>()
+  const defaults = projectionPolicy(configs.effective(''))
+  return (instanceId) => {
+    const activeId = control.state.configs.active.get(instanceId)
+    if (!activeId) return defaults
+    let policy = policies.get(activeId)
+    if (!policy) policies.set(activeId, (policy = projectionPolicy(configs.effective(instanceId))))
+    return policy
+  }
+}
+
 /**
  * The projectors as a process of their own: ingestion jobs and memories into Elasticsearch, memories and entities
  * into Neo4j. Each projection is its own consumer group over the log, writes idempotently and resolves offsets only
- * after its write.
+ * after its write. With the control plane, memories are stored as each instance's active configuration says, and
+ * the rebuilds that applying a configuration asks for run here.
  */
 export async function startProjectors(
   engines: Engines,
   logger: Logger,
-  options: { groupPrefix?: string } = {},
+  options: {
+    groupPrefix?: string
+    configuration?: { control: ControlPlane; served: ServedEmbeddings; embedder: Embedder }
+  } = {},
 ): Promise<RunningProjectors> {
   const readiness = await checkDependencies(engines.probes)
   if (readiness.status !== 'ready') {
@@ -62,6 +91,10 @@ export async function startProjectors(
   }
   const group = (name: string) => `${options.groupPrefix ?? ''}${name}`
   const consumers: EventConsumer[] = []
+  const configuration = options.configuration
+  const policyOf = configuration ? createPolicyLookup(configuration.control, configuration.served) : undefined
+  const stored = (events: ConsumedEvent<MemoryChanged>[], projection: keyof ProjectionPolicy) =>
+    policyOf ? withheldAsDeletions(events, projection, policyOf) : events
   const projectJobs = createJobProjection(
     createElasticsearchStore<IngestionJob>(engines.elasticsearch, INGESTION_JOBS_INDEX),
   )
@@ -86,7 +119,7 @@ export async function startProjectors(
         groupId: group(projectionGroups.vector),
         topics: [MEMORIES_TOPIC],
         handleBatch: async (events, log) => {
-          const { written, skipped } = await projectVectors(events)
+          const { written, skipped } = await projectVectors(stored(events, 'vector'))
           log.debug(
             { written, skipped, correlationIds: [...new Set(events.map((event) => event.correlationId))] },
             'memories projected into elasticsearch',
@@ -99,7 +132,7 @@ export async function startProjectors(
         groupId: group(projectionGroups.graph),
         topics: [MEMORIES_TOPIC],
         handleBatch: async (events, log) => {
-          await projectGraph(events)
+          await projectGraph(stored(events, 'graph'))
           log.debug(
             {
               events: events.length,
@@ -124,9 +157,21 @@ export async function startProjectors(
     await Promise.allSettled(consumers.map((consumer) => consumer.close()))
     throw error
   }
+  const rebuilds =
+    configuration && policyOf
+      ? startConfigRebuilds({
+          engines,
+          control: configuration.control,
+          events: createControlEventFactory(),
+          embedder: configuration.embedder,
+          policyOf,
+          logger,
+        })
+      : undefined
   logger.info({ projections: Object.keys(projectionGroups) }, 'projectors ready')
   return {
     async close() {
+      await rebuilds?.close()
       await Promise.allSettled(consumers.map((consumer) => consumer.close()))
     },
   }

@@ -19,6 +19,7 @@ import {
   type Neo4jStore,
 } from '@memory-service/shared'
 import { createGraphProjection } from './graphProjection.js'
+import { withheldAsDeletions, type PolicyLookup } from './projectionPolicies.js'
 
 export type RebuildStart = { from: 'beginning' } | { from: 'timestamp'; at: Date }
 export type RebuiltProjection = 'vector' | 'graph'
@@ -67,7 +68,16 @@ const offsetsOf = async (admin: Admin, topic: string) =>
  */
 export async function rebuildProjection(
   engines: LogAndProjections,
-  options: { projection: RebuiltProjection; start: RebuildStart; embedder: Embedder; logger: Logger },
+  options: {
+    projection: RebuiltProjection
+    start: RebuildStart
+    embedder: Embedder
+    logger: Logger
+    /** Which memories the projection stores (each instance's active configuration); all of them by default. */
+    policyOf?: PolicyLookup
+    /** Called every couple of seconds while the log is read, and once caught up. */
+    onProgress?: (progress: { events: number; behind: number }) => Promise<void> | void
+  },
 ): Promise<RebuildReport> {
   const started = performance.now()
   const { logger } = options
@@ -112,7 +122,10 @@ export async function rebuildProjection(
       topics: [MEMORIES_TOPIC],
       fromBeginning: true,
       handleBatch: async (batch) => {
-        countReembedded(await target.apply(batch))
+        const policyOf = options.policyOf
+        countReembedded(
+          await target.apply(policyOf ? withheldAsDeletions(batch, options.projection, policyOf) : batch),
+        )
         events += batch.length
         for (const { partition, offset } of batch) {
           const next = BigInt(offset) + 1n
@@ -124,11 +137,16 @@ export async function rebuildProjection(
       const caughtUp = async (label: string) => {
         const wanted = await offsetsOf(admin, MEMORIES_TOPIC)
         let lastLog = performance.now()
+        let lastProgress = 0
         for (;;) {
           const behind = [...wanted].reduce((sum, [partition, { high }]) => {
             const at = position.get(partition) ?? 0n
             return sum + (high > at ? high - at : 0n)
           }, 0n)
+          if (options.onProgress && (behind === 0n || performance.now() - lastProgress > 2000)) {
+            lastProgress = performance.now()
+            await options.onProgress({ events, behind: Number(behind) })
+          }
           if (behind === 0n) return
           if (performance.now() - lastLog > 5000) {
             logger.info(

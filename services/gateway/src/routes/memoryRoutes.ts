@@ -36,6 +36,8 @@ export interface MemoryRouteDependencies {
   memories?: { store: MemoryStore; editor: MemoryEditor }
   search?: {
     memories: MemorySearch
+    /** The instance's retrieval settings (its active configuration): defaults and whether the graph is asked. */
+    settingsOf: (instanceId: string) => { mode: 'accurate' | 'fast'; limit: number; graph: boolean }
     /** Appends usage events without holding the answer back (usage is measured, not part of the result). */
     recordUsage: (events: OutgoingEvent[]) => void
   }
@@ -181,9 +183,9 @@ export function registerMemoryRoutes(app: FastifyInstance, deps: MemoryRouteDepe
 
 function registerMemorySearchRoute(
   app: FastifyInstance,
-  { memories, recordUsage }: NonNullable<MemoryRouteDependencies['search']>,
+  { memories, settingsOf, recordUsage }: NonNullable<MemoryRouteDependencies['search']>,
 ): void {
-  app.post<{ Body: MemorySearchRequest & { limit: number; mode: 'accurate' | 'fast' } }>(
+  app.post<{ Body: MemorySearchRequest }>(
     '/v1/memories/search',
     {
       config: { permission: 'memories:read' },
@@ -205,11 +207,18 @@ function registerMemorySearchRoute(
         throw invalidInput({ 'filters.created_before': 'must be later than filters.created_after' })
       }
       const instanceId = principal.instance.instance_id
-      const outcome = await memories.search(instanceId, request.body)
+      const settings = settingsOf(instanceId)
+      const mode = request.body.mode ?? settings.mode
+      const outcome = await memories.search(instanceId, {
+        ...request.body,
+        mode,
+        limit: request.body.limit ?? settings.limit,
+        graph: settings.graph,
+      })
       const tookMs = Number((performance.now() - started).toFixed(2))
       const occurredAt = new Date().toISOString()
       const dimensions = {
-        mode: request.body.mode,
+        mode,
         operation: 'retrieval',
         ...(request.body.user_id !== undefined ? { user_id: request.body.user_id } : {}),
         ...(request.body.customer_id !== undefined ? { customer_id: request.body.customer_id } : {}),
@@ -240,7 +249,7 @@ function registerMemorySearchRoute(
       )
       return {
         results: outcome.hits.map(({ memory, score }) => ({ ...publicMemoryOf(memory), score })),
-        mode: request.body.mode,
+        mode,
         took_ms: tookMs,
       }
     },

@@ -10,7 +10,12 @@ import { entityKeyCandidatesOf, subQueriesOf, withoutNames } from './queryAnalys
 import { cosine, fuseRankings, rerank, termCoverage, type Ranking, type RerankTuning } from './ranking.js'
 import { searchTermsOf } from './searchTerms.js'
 
-export type SearchRequest = MemorySearchRequest & { limit: number; mode: 'accurate' | 'fast' }
+export type SearchRequest = MemorySearchRequest & {
+  limit: number
+  mode: 'accurate' | 'fast'
+  /** Whether the entities the question names are looked up in the graph (the instance's configuration says). */
+  graph?: boolean
+}
 
 export interface SearchOutcome {
   hits: { memory: StoredMemory; score: number }[]
@@ -155,8 +160,9 @@ export function createMemorySearch(deps: {
   async function entitiesNamedIn(
     instanceId: string,
     query: string,
+    graph = true,
   ): Promise<{ ids: string[]; queried: boolean }> {
-    const keys = entityKeyCandidatesOf(query)
+    const keys = graph ? entityKeyCandidatesOf(query) : []
     if (keys.length === 0) return { ids: [], queried: false }
     const rows = await deps.neo4j.read<{ entity_id: string }>(entitiesNamedQuery, { instanceId, keys })
     return { ids: rows.map((row) => row.entity_id), queried: true }
@@ -180,7 +186,7 @@ export function createMemorySearch(deps: {
     const filters = scopeFilters(instanceId, request)
     const [[vector = []], entities] = await Promise.all([
       embed([request.query]),
-      entitiesNamedIn(instanceId, request.query),
+      entitiesNamedIn(instanceId, request.query, request.graph),
     ])
     const searches = [knn(vector, request.limit, filters)]
     if (entities.ids.length > 0)
@@ -211,7 +217,7 @@ export function createMemorySearch(deps: {
     ]
     const [vectors, entities] = await Promise.all([
       embed(questions.map(({ text }) => text)),
-      entitiesNamedIn(instanceId, request.query),
+      entitiesNamedIn(instanceId, request.query, request.graph),
     ])
     const depth = Math.min(Math.max(request.limit * tuning.depthPerResult, 50), 200)
     const searches: { body: estypes.SearchSearchRequestBody; weight: number }[] = []
