@@ -22,6 +22,8 @@ CREATE TABLE IF NOT EXISTS {{database}}.usage_raw
     model          LowCardinality(String) DEFAULT '',
     stage          LowCardinality(String) DEFAULT '',
     status_code    UInt16 DEFAULT 0,
+    compression_ratio Nullable(Float64),
+    validation_score  Nullable(Float64),
     occurred_at    DateTime64(3, 'UTC'),
     INDEX event_id_bloom event_id TYPE bloom_filter GRANULARITY 4
 )
@@ -29,6 +31,10 @@ ENGINE = MergeTree
 PARTITION BY toYYYYMM(occurred_at)
 ORDER BY (instance_id, metric, occurred_at)
 TTL toDateTime(occurred_at) + INTERVAL 400 DAY DELETE;
+
+-- Compaction quality (context_compact events), added after the first release of this table.
+ALTER TABLE {{database}}.usage_raw ADD COLUMN IF NOT EXISTS compression_ratio Nullable(Float64) AFTER status_code;
+ALTER TABLE {{database}}.usage_raw ADD COLUMN IF NOT EXISTS validation_score Nullable(Float64) AFTER compression_ratio;
 
 CREATE TABLE IF NOT EXISTS {{database}}.usage_minute
 (

@@ -46,6 +46,10 @@ import {
   type ControlPlane,
   createConfigCommands,
   createConfigReports,
+  createConversations,
+  createConversationStore,
+  CONVERSATION_COMPACTED_SUBJECT,
+  conversationCompactedSchema,
 } from '@memory-service/shared'
 import { startGateway } from '@memory-service/gateway'
 import { analyzeEditedContent, createExtractor, startPipeline } from '@memory-service/pipeline'
@@ -154,6 +158,7 @@ export async function startServices(
             { subject: DOCUMENT_SUBJECT, schema: documentAcceptedSchema },
             { subject: MEMORY_SUBJECT, schema: memoryChangedSchema },
             { subject: USAGE_SUBJECT, schema: usageRecordedSchema },
+            { subject: CONVERSATION_COMPACTED_SUBJECT, schema: conversationCompactedSchema },
           ])
           const producer = await createEventProducer(engines.kafka, engines.schemaCodec)
           closers.push(() => producer.close())
@@ -171,12 +176,13 @@ export async function startServices(
               serviceLogger.warn({ err: error }, 'usage events not recorded')
             })
           }
+          const memorySearch = createMemorySearch({
+            elasticsearch: engines.elasticsearch,
+            neo4j: engines.neo4j,
+            embedder: await queryEmbedder(),
+          })
           const search = {
-            memories: createMemorySearch({
-              elasticsearch: engines.elasticsearch,
-              neo4j: engines.neo4j,
-              embedder: await queryEmbedder(),
-            }),
+            memories: memorySearch,
             settingsOf: (instanceId: string) => {
               const { retrieval, storage } = configCommands.effective(instanceId)
               return {
@@ -187,6 +193,17 @@ export async function startServices(
             },
             recordUsage,
           }
+          const conversations = createConversations({
+            store: createConversationStore(engines.elasticsearch),
+            events,
+            claims,
+            producer,
+            documents,
+            search: memorySearch,
+            configOf: (instanceId) => configCommands.effective(instanceId),
+            recordUsage,
+            logger: serviceLogger,
+          })
           const analytics = createAnalyticsReports(
             createAnalyticsStore(engines.clickhouse),
             parseTokenPrices(config.analytics.tokenPrices),
@@ -210,6 +227,7 @@ export async function startServices(
               memories: { store: memoryStore, editor },
               search,
               analytics,
+              conversations,
               configs: {
                 commands: configCommands,
                 reports: createConfigReports(engines.clickhouse, configCommands),

@@ -14,6 +14,7 @@ import {
   type TenancyCommands,
   type EventRecorder,
   type AnalyticsReports,
+  type Conversations,
 } from '@memory-service/shared'
 import { CORRELATION_ID_RESPONSE_HEADER, correlationIdFrom } from './http/correlationId.js'
 import { handleError } from './http/errorHandler.js'
@@ -25,6 +26,7 @@ import { registerAnalyticsRoutes } from './routes/analyticsRoutes.js'
 import { recordApiUsage, type RecordUsage } from './http/usageRecording.js'
 import { registerInstanceRoutes } from './routes/instanceRoutes.js'
 import { registerConfigRoutes, type ConfigRouteDependencies } from './routes/configRoutes.js'
+import { registerConversationRoutes } from './routes/conversationRoutes.js'
 
 const restSchemasDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../../schemas/rest')
 
@@ -53,6 +55,8 @@ export interface AppDependencies extends MemoryRouteDependencies {
   analytics?: AnalyticsReports
   /** Configuration versions and their usage; without them the configuration routes are not registered. */
   configs?: ConfigRouteDependencies['configs']
+  /** Transcripts, context fetch and compaction; without them the conversation routes are not registered. */
+  conversations?: Conversations
   /** Appends usage events (api_call, memory_get) without holding answers back. */
   recordUsage?: RecordUsage
 }
@@ -170,6 +174,7 @@ export function buildApp(deps: AppDependencies): FastifyInstance {
     registerMemoryRoutes(routes, deps)
     registerAnalyticsRoutes(routes, deps.analytics)
     registerConfigRoutes(routes, deps)
+    registerConversationRoutes(routes, deps.conversations)
   })
   return app
 }

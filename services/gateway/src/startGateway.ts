@@ -34,6 +34,7 @@ export interface GatewayDependencies {
   search?: AppDependencies['search']
   analytics?: AppDependencies['analytics']
   configs?: AppDependencies['configs']
+  conversations?: AppDependencies['conversations']
   recordUsage?: AppDependencies['recordUsage']
   /** How many gateway processes share the rate limits (see createRateLimiter). */
   gatewayCount?: () => number
@@ -67,6 +68,7 @@ export async function startGateway(
     ...(deps.search ? { search: deps.search } : {}),
     ...(deps.analytics ? { analytics: deps.analytics } : {}),
     ...(deps.configs ? { configs: deps.configs } : {}),
+    ...(deps.conversations ? { conversations: deps.conversations } : {}),
     ...(deps.recordUsage ? { recordUsage: deps.recordUsage } : {}),
     rateLimiter,
   })

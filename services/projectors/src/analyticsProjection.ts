@@ -18,6 +18,8 @@ export function usageRowOf(event: UsageRecorded) {
     model: dimensions.model ?? '',
     stage: dimensions.stage ?? '',
     status_code: Number.isInteger(status) && status > 0 && status < 1000 ? status : 0,
+    compression_ratio: event.compaction?.compression_ratio ?? null,
+    validation_score: event.compaction?.validation_score ?? null,
     occurred_at: event.occurred_at,
   }
 }

@@ -9,6 +9,11 @@ import {
   MEMORIES_ALIAS,
   MEMORIES_TOPIC,
   type ConsumedEvent,
+  type ConversationCompacted,
+  type ConversationEventRecorded,
+  CONVERSATION_EVENTS_TOPIC,
+  CONVERSATIONS_TOPIC,
+  createConversationStore,
   type DocumentAccepted,
   type EventConsumer,
   type Engines,
@@ -30,6 +35,7 @@ import {
 import { startConfigRebuilds } from './configRebuilds.js'
 import { withheldAsDeletions, type PolicyLookup } from './projectionPolicies.js'
 import { createAnalyticsProjection } from './analyticsProjection.js'
+import { createConversationProjection } from './conversationProjection.js'
 import { createGraphProjection } from './graphProjection.js'
 import { createJobProjection } from './jobProjection.js'
 import { createVectorProjection } from './vectorProjection.js'
@@ -49,6 +55,7 @@ export const projectionGroups = {
   vector: serviceConsumerGroups.vector,
   graph: serviceConsumerGroups.graph,
   analytics: serviceConsumerGroups.analytics,
+  conversations: serviceConsumerGroups.conversations,
 } as const
 
 export interface RunningProjectors {
@@ -103,6 +110,7 @@ export async function startProjectors(
   )
   const projectGraph = createGraphProjection(engines.neo4j)
   const projectUsage = createAnalyticsProjection(engines.clickhouse)
+  const projectConversations = createConversationProjection(createConversationStore(engines.elasticsearch))
   const common = { kafka: engines.kafka, codec: engines.schemaCodec, fromBeginning: true }
   try {
     consumers.push(
@@ -150,6 +158,16 @@ export async function startProjectors(
         handleBatch: async (events, log) => {
           const { written, skipped } = await projectUsage(events)
           log.debug({ written, skipped }, 'usage events projected into clickhouse')
+        },
+      }),
+      await createEventConsumer<ConversationEventRecorded | ConversationCompacted>({
+        ...common,
+        logger: logger.child({ projection: 'conversations' }),
+        groupId: group(projectionGroups.conversations),
+        topics: [CONVERSATION_EVENTS_TOPIC, CONVERSATIONS_TOPIC],
+        handleBatch: async (events, log) => {
+          await projectConversations(events)
+          log.debug({ events: events.length }, 'conversation events stored')
         },
       }),
     )

@@ -181,8 +181,8 @@ export function createAnalyticsReports(store: AnalyticsStore, prices: ReadonlyMa
         },
         compactions: {
           total: current.compactions,
-          avg_compression_ratio: current.compactionRatioAvg,
-          avg_validation_score: current.compactionScoreAvg,
+          avg_compression_ratio: round(current.compactionRatioAvg, 3),
+          avg_validation_score: round(current.compactionScoreAvg, 4),
         },
         tokens: {
           total_input: currentTokens.input,

@@ -42,7 +42,7 @@ export interface PeriodTotals {
   tokensByModel: { model: string; input: number; output: number }[]
 }
 
-/** The analytics queries; every one reads a roll-up, never the raw table. */
+/** The analytics queries; every one reads a roll-up, except compaction quality, which only the raw table keeps. */
 export function createAnalyticsStore(clickhouse: ClickhouseStore) {
   const table = (bucket: TimeBucket) => `${clickhouse.database}.${rollupTable[bucket]}`
   const window = (instanceId: string, range: Pick<TimeRange, 'from' | 'to'>) => ({
@@ -115,6 +115,15 @@ export function createAnalyticsStore(clickhouse: ClickhouseStore) {
            FROM ${table('hour')} WHERE ${inWindow} AND metric = 'context_fetch'`,
         params,
       )
+      // Compaction quality is kept per event in the raw table only (compactions are few); same window.
+      const [quality] = await clickhouse.query<{ ratio: number | null; score: number | null }>(
+        `SELECT avgIf(compression_ratio, metric = 'context_compact') AS ratio,
+                avgIf(validation_score, metric = 'context_compact') AS score
+           FROM ${clickhouse.database}.usage_raw
+          WHERE instance_id = {instance:String} AND metric = 'context_compact'
+            AND occurred_at >= {from:DateTime} AND occurred_at < {to:DateTime}`,
+        params,
+      )
       const tokensByModel = await clickhouse.query<{ model: string; input: number; output: number }>(
         `SELECT model, sumIf(total, metric = 'llm_input_tokens') AS input, sumIf(total, metric = 'llm_output_tokens') AS output
            FROM ${table('hour')}
@@ -132,9 +141,8 @@ export function createAnalyticsStore(clickhouse: ClickhouseStore) {
         contextFetchAvg: number('context_fetch_avg'),
         contextFetchP95: Number.isFinite(fetchQuantiles?.q[1]) ? (fetchQuantiles?.q[1] ?? 0) : 0,
         compactions: number('compactions'),
-        // Compaction events carry their ratio and score once compaction exists (issue 8); until then none occur.
-        compactionRatioAvg: 0,
-        compactionScoreAvg: 0,
+        compactionRatioAvg: Number.isFinite(quality?.ratio) ? Number(quality?.ratio) : 0,
+        compactionScoreAvg: Number.isFinite(quality?.score) ? Number(quality?.score) : 0,
         tokensByModel,
       }
     },

@@ -4,7 +4,13 @@ import { errorCatalog, type ErrorCode } from './errorCatalog.js'
 
 describe('error catalog', () => {
   it('maps each code of the spec to the spec status', () => {
-    const specStatuses: Record<Exclude<ErrorCode, 'NOT_FOUND' | 'DOCUMENT_ALREADY_INGESTED'>, number> = {
+    const specStatuses: Record<
+      Exclude<
+        ErrorCode,
+        'NOT_FOUND' | 'DOCUMENT_ALREADY_INGESTED' | 'TRANSCRIPT_CONFLICT' | 'COMPACTION_IN_PROGRESS'
+      >,
+      number
+    > = {
       UNAUTHORIZED: 401,
       CREDENTIAL_INVALID: 401,
       FORBIDDEN: 403,
@@ -22,9 +28,11 @@ describe('error catalog', () => {
     for (const [code, status] of Object.entries(specStatuses)) {
       expect(errorCatalog[code as ErrorCode].httpStatus, code).toBe(status)
     }
-    // Our additions: an unknown route, and the document_id reuse the spec answers with 409.
+    // Our additions: an unknown route, and codes for the 409 cases the spec describes without naming a code.
     expect(errorCatalog.NOT_FOUND.httpStatus).toBe(404)
     expect(errorCatalog.DOCUMENT_ALREADY_INGESTED.httpStatus).toBe(409)
+    expect(errorCatalog.TRANSCRIPT_CONFLICT.httpStatus).toBe(409)
+    expect(errorCatalog.COMPACTION_IN_PROGRESS.httpStatus).toBe(409)
   })
 
   it('marks exactly 429, 500 and 503 as retryable, as the spec advises', () => {

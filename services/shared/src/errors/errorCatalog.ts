@@ -20,6 +20,8 @@ export const errorCatalog: Readonly<Record<ErrorCode, ErrorCodeDefinition>> = {
   INSTANCE_NOT_FOUND: { httpStatus: 404, grpcStatus: GrpcStatus.NOT_FOUND, retryable: false },
   CONVERSATION_NOT_FOUND: { httpStatus: 404, grpcStatus: GrpcStatus.NOT_FOUND, retryable: false },
   DOCUMENT_ALREADY_INGESTED: { httpStatus: 409, grpcStatus: GrpcStatus.ALREADY_EXISTS, retryable: false },
+  TRANSCRIPT_CONFLICT: { httpStatus: 409, grpcStatus: GrpcStatus.ALREADY_EXISTS, retryable: false },
+  COMPACTION_IN_PROGRESS: { httpStatus: 409, grpcStatus: GrpcStatus.ABORTED, retryable: false },
   CONFIG_NOT_FOUND: { httpStatus: 404, grpcStatus: GrpcStatus.NOT_FOUND, retryable: false },
   CONFIG_CONFLICT: { httpStatus: 409, grpcStatus: GrpcStatus.FAILED_PRECONDITION, retryable: false },
   CONFIG_VALIDATION_ERROR: { httpStatus: 400, grpcStatus: GrpcStatus.INVALID_ARGUMENT, retryable: false },

@@ -3,7 +3,7 @@
  * document_id) within an instance. It is written before the event is appended to Kafka (`pending`) and marked
  * `appended` after Kafka acknowledged it.
  */
-export type ClaimKind = 'event' | 'document'
+export type ClaimKind = 'event' | 'document' | 'transcript' | 'compaction'
 
 export interface Claim {
   instance_id: string

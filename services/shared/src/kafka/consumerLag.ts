@@ -3,6 +3,8 @@ import { DOCUMENTS_TOPIC } from '../documents/documents.js'
 import { INGESTION_JOBS_TOPIC } from '../documents/ingestionJobs.js'
 import { MEMORIES_TOPIC } from '../memories/memories.js'
 import { USAGE_TOPIC } from '../usage/usageEvents.js'
+import { CONVERSATION_EVENTS_TOPIC } from '../conversations/conversationEvents.js'
+import { CONVERSATIONS_TOPIC } from '../conversations/conversations.js'
 
 /** A consumer group and the topics it subscribes to. */
 export interface WatchedConsumerGroup {
@@ -22,6 +24,7 @@ export const serviceConsumerGroups = {
   vector: 'memory-projector-vector',
   graph: 'memory-projector-graph',
   analytics: 'memory-projector-analytics',
+  conversations: 'memory-projector-conversations',
 } as const
 
 export const consumerGroupsToWatch: readonly WatchedConsumerGroup[] = [
@@ -30,6 +33,7 @@ export const consumerGroupsToWatch: readonly WatchedConsumerGroup[] = [
   { group: serviceConsumerGroups.vector, topics: [MEMORIES_TOPIC] },
   { group: serviceConsumerGroups.graph, topics: [MEMORIES_TOPIC] },
   { group: serviceConsumerGroups.analytics, topics: [USAGE_TOPIC] },
+  { group: serviceConsumerGroups.conversations, topics: [CONVERSATION_EVENTS_TOPIC, CONVERSATIONS_TOPIC] },
 ]
 
 export interface TopicLag {

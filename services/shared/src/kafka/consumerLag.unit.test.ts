@@ -120,6 +120,10 @@ describe('consumer lag arithmetic', () => {
       { group: 'memory-projector-vector', topics: ['mem.memories.v1'] },
       { group: 'memory-projector-graph', topics: ['mem.memories.v1'] },
       { group: 'memory-projector-analytics', topics: ['mem.usage.v1'] },
+      {
+        group: 'memory-projector-conversations',
+        topics: ['mem.conversation-events.v1', 'mem.conversations.v1'],
+      },
     ])
   })
 })

@@ -24,6 +24,7 @@ export function usageEvent(
     occurredAt: string
     latencyMs?: number
     dimensions?: UsageDimensions
+    compaction?: UsageRecorded['compaction']
   },
   correlationId: string,
 ): OutgoingEvent {
@@ -39,6 +40,7 @@ export function usageEvent(
     latency_ms: measurement.latencyMs ?? null,
     occurred_at: measurement.occurredAt,
     dimensions: measurement.dimensions ?? {},
+    ...(measurement.compaction ? { compaction: measurement.compaction } : {}),
   }
   return { key: measurement.instanceId, subject: USAGE_SUBJECT, payload, correlationId }
 }

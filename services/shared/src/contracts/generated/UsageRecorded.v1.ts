@@ -35,4 +35,11 @@ export interface UsageRecorded {
      */
     status_code?: string
   }
+  /**
+   * On context_compact: how much the summary compressed and how much of the facts it kept.
+   */
+  compaction?: {
+    compression_ratio: number
+    validation_score: number
+  }
 }

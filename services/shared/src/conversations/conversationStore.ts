@@ -1,0 +1,157 @@
+import type { Client } from '@elastic/elasticsearch'
+import type { ConversationCompacted, ConversationEventRecorded } from '../contracts/generated/index.js'
+import type { Turn } from './compaction.js'
+
+/** Declared in infra/elasticsearch/indices.json. */
+export const CONVERSATION_TURNS_INDEX = 'mem-conversation-turns-v1'
+export const CONVERSATIONS_INDEX = 'mem-conversations-v1'
+
+export interface StoredTurn extends Turn {
+  event_id: string
+  instance_id: string
+  conversation_id: string
+  user_id: string
+  customer_id: string | null
+  event_type: string
+  received_at: string
+}
+
+export interface StoredConversation {
+  instance_id: string
+  conversation_id: string
+  user_id: string
+  customer_id: string | null
+  summary: string
+  compacted_through: number
+  compacted_turns: number
+  compactions: number
+  compression_ratio: number
+  validation_score: number
+  compacted_at: string
+  compaction_id: string
+}
+
+const conversationDocumentId = (instanceId: string, conversationId: string) =>
+  `${instanceId}:${conversationId}`
+
+/** The most turns a context fetch or a compaction reads at once (a conversation beyond it is compacted first). */
+const maxTurnsRead = 10_000
+
+/**
+ * Conversations in Elasticsearch: turns by event id (a replayed event rewrites the same document) and one document
+ * per conversation with its summary, versioned by the position it reaches, so an older compaction arriving late
+ * cannot replace a newer one.
+ */
+export function createConversationStore(client: Client) {
+  return {
+    async writeTurns(turns: { event: ConversationEventRecorded; position: number }[]): Promise<void> {
+      if (turns.length === 0) return
+      const response = await client.bulk({
+        operations: turns.flatMap(({ event, position }) => [
+          { index: { _index: CONVERSATION_TURNS_INDEX, _id: event.event_id } },
+          {
+            event_id: event.event_id,
+            instance_id: event.instance_id,
+            conversation_id: event.conversation_id,
+            user_id: event.user_id,
+            customer_id: event.customer_id,
+            event_type: event.event_type,
+            role: event.role,
+            content: event.content,
+            occurred_at: event.occurred_at,
+            received_at: event.received_at,
+            position,
+          } satisfies Omit<StoredTurn, 'role' | 'content'> & { role: string | null; content: string | null },
+        ]),
+      })
+      if (response.errors) {
+        const failed = response.items.filter((item) => item.index?.error)
+        throw new Error(`turns not stored: ${JSON.stringify(failed.slice(0, 3))}`)
+      }
+    },
+
+    /** Applies a compaction; `false` when a compaction reaching as far or further was stored before. */
+    async writeCompaction(event: ConversationCompacted): Promise<boolean> {
+      const document: StoredConversation = {
+        instance_id: event.instance_id,
+        conversation_id: event.conversation_id,
+        user_id: event.user_id,
+        customer_id: event.customer_id,
+        summary: event.summary,
+        compacted_through: event.through_position,
+        compacted_turns: event.compacted_turns,
+        compactions: 0,
+        compression_ratio: event.compression_ratio,
+        validation_score: event.validation_score,
+        compacted_at: event.occurred_at,
+        compaction_id: event.compaction_id,
+      }
+      const previous = await this.conversation(event.instance_id, event.conversation_id)
+      document.compactions =
+        (previous?.compactions ?? 0) + (previous?.compaction_id === event.compaction_id ? 0 : 1)
+      try {
+        await client.index({
+          index: CONVERSATIONS_INDEX,
+          id: conversationDocumentId(event.instance_id, event.conversation_id),
+          version: event.through_position + 1,
+          version_type: 'external_gte',
+          document,
+        })
+        return true
+      } catch (error) {
+        if ((error as { meta?: { statusCode?: number } }).meta?.statusCode === 409) return false
+        throw error
+      }
+    },
+
+    async conversation(instanceId: string, conversationId: string): Promise<StoredConversation | null> {
+      const response = await client.get<StoredConversation>(
+        { index: CONVERSATIONS_INDEX, id: conversationDocumentId(instanceId, conversationId) },
+        { ignore: [404] },
+      )
+      return response.found ? (response._source ?? null) : null
+    },
+
+    /** Whether the conversation id holds turns of another instance or another user (then it is not theirs). */
+    async belongsElsewhere(instanceId: string, conversationId: string, userId: string): Promise<boolean> {
+      const response = await client.search({
+        index: CONVERSATION_TURNS_INDEX,
+        size: 0,
+        track_total_hits: 1,
+        query: {
+          bool: {
+            filter: [{ term: { conversation_id: conversationId } }],
+            must_not: [
+              { bool: { filter: [{ term: { instance_id: instanceId } }, { term: { user_id: userId } }] } },
+            ],
+          },
+        },
+      })
+      const total = response.hits.total
+      return (typeof total === 'number' ? total : (total?.value ?? 0)) > 0
+    },
+
+    /** Turns after a position, oldest first. */
+    async turnsAfter(instanceId: string, conversationId: string, position: number): Promise<StoredTurn[]> {
+      const response = await client.search<StoredTurn>({
+        index: CONVERSATION_TURNS_INDEX,
+        size: maxTurnsRead,
+        sort: [{ position: 'asc' }],
+        query: {
+          bool: {
+            filter: [
+              { term: { instance_id: instanceId } },
+              { term: { conversation_id: conversationId } },
+              { range: { position: { gt: position } } },
+              // Session events carry no role and no content (content is stored, not indexed).
+              { exists: { field: 'role' } },
+            ],
+          },
+        },
+      })
+      return response.hits.hits.flatMap((hit) => (hit._source ? [hit._source] : []))
+    },
+  }
+}
+
+export type ConversationStore = ReturnType<typeof createConversationStore>
