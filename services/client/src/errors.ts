@@ -2,6 +2,11 @@ import { status as GrpcStatus } from '@grpc/grpc-js'
 
 /** Base of every error the client library raises; `code` is the service's stable error code when it sent one. */
 export class MemoryServiceClientError extends Error {
+  /** The HTTP status (a gRPC status is given as the HTTP status the same error has over REST). */
+  status = 0
+  /** X-Correlation-Id of the failed response: the id to look for in the service's logs. */
+  correlationId: string | null = null
+
   constructor(
     message: string,
     readonly code: string,
@@ -31,7 +36,11 @@ export class RateLimitError extends MemoryServiceClientError {
 export class ServiceUnavailableError extends MemoryServiceClientError {}
 /** 400: fix the request. */
 export class InvalidInputError extends MemoryServiceClientError {}
-/** 409 for a compaction already running: permanent, never retried by the library. */
+/**
+ * 409: a permanent conflict, never retried by the library — a compaction already running
+ * (COMPACTION_IN_PROGRESS), another transcript for the conversation, a reused document_id, a configuration in
+ * the wrong status.
+ */
 export class ConflictError extends MemoryServiceClientError {}
 
 /** The spec's mapping from HTTP status to the library's errors. */
@@ -39,7 +48,19 @@ export function errorForStatus(
   httpStatus: number,
   body: { error?: string; code?: string; details?: Record<string, unknown> } | null,
   retryAfter?: number,
-) {
+  correlationId: string | null = null,
+): MemoryServiceClientError {
+  const error = errorOfStatus(httpStatus, body, retryAfter)
+  error.status = httpStatus
+  error.correlationId = correlationId
+  return error
+}
+
+function errorOfStatus(
+  httpStatus: number,
+  body: { error?: string; code?: string; details?: Record<string, unknown> } | null,
+  retryAfter?: number,
+): MemoryServiceClientError {
   const message = body?.error ?? `HTTP ${httpStatus}`
   const code = body?.code ?? 'UNEXPECTED_RESPONSE'
   const details = body?.details ?? {}

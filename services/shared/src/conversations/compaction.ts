@@ -126,10 +126,14 @@ export interface ContextParts<M> {
   budget: number
 }
 
+/** Shares of the budget: the summary gets at most 40 %, and memories are sure of 25 % before turns take the rest. */
+export const contextShares = { summary: 0.4, memories: 0.25 } as const
+
 /**
- * Fits a context into a token budget: the summary first (it stands for everything before the recent turns), then
- * the recent turns from the newest back (a turn that does not fit ends the run, so what is kept is contiguous), then
- * memories in order of relevance, each if it fits.
+ * Fits a context into a token budget. The summary comes first, cut to its newest lines when it exceeds its share;
+ * memories, in order of relevance, take up to their reserved share; the recent turns then fill what is left from
+ * the newest back (a turn that does not fit ends the run, so what is kept is contiguous); memories that did not fit
+ * their share get whatever room the turns left.
  */
 export function fitContext<M>(parts: ContextParts<M>): {
   summary: string | null
@@ -138,21 +142,35 @@ export function fitContext<M>(parts: ContextParts<M>): {
   tokensUsed: number
   omittedTurns: number
 } {
-  let used = 0
-  const fits = (text: string) => used + estimateTokens(text) <= parts.budget
-  const summary = parts.summary !== null && fits(parts.summary) ? parts.summary : null
-  if (summary !== null) used += estimateTokens(summary)
+  let summary: string | null = null
+  if (parts.summary !== null) {
+    const lines = parts.summary.split('\n')
+    while (lines.length > 0 && estimateTokens(lines.join('\n')) > parts.budget * contextShares.summary)
+      lines.shift()
+    summary = lines.length > 0 ? lines.join('\n') : null
+  }
+  let used = summary === null ? 0 : estimateTokens(summary)
+  const chosen = new Set<number>()
+  const takeMemories = (limit: number) => {
+    parts.memories.forEach(({ text }, index) => {
+      if (chosen.has(index) || used + estimateTokens(text) > limit) return
+      used += estimateTokens(text)
+      chosen.add(index)
+    })
+  }
+  takeMemories(used + parts.budget * contextShares.memories)
   const turns: Turn[] = []
   for (const turn of [...parts.turns].reverse()) {
-    if (!fits(turn.content)) break
+    if (used + estimateTokens(turn.content) > parts.budget) break
     used += estimateTokens(turn.content)
     turns.unshift(turn)
   }
-  const memories: M[] = []
-  for (const { memory, text } of parts.memories) {
-    if (!fits(text)) continue
-    used += estimateTokens(text)
-    memories.push(memory)
+  takeMemories(parts.budget)
+  return {
+    summary,
+    turns,
+    memories: parts.memories.flatMap(({ memory }, index) => (chosen.has(index) ? [memory] : [])),
+    tokensUsed: used,
+    omittedTurns: parts.turns.length - turns.length,
   }
-  return { summary, turns, memories, tokensUsed: used, omittedTurns: parts.turns.length - turns.length }
 }

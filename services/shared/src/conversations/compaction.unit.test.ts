@@ -107,7 +107,7 @@ describe('fitting a context into a budget', () => {
     { memory: 'm3', text: 'f'.repeat(8) },
   ]
 
-  it('takes the summary, then the newest turns, then memories that fit, in relevance order', () => {
+  it('takes the summary, reserved memories, then the newest turns, then the memories left', () => {
     expect(fitContext({ summary: 's'.repeat(40), turns, memories, budget: 1000 })).toEqual({
       summary: 's'.repeat(40),
       turns,
@@ -115,14 +115,21 @@ describe('fitting a context into a budget', () => {
       tokensUsed: 10 + 30 + 10 + 100 + 2,
       omittedTurns: 0,
     })
-    const tight = fitContext({ summary: 's'.repeat(40), turns, memories, budget: 35 })
-    expect(tight).toEqual({
+    // Budget 40: summary ≤ 16 tokens (10), memories ≤ 10 more (m1 10 → 20 used; m3 would exceed the share),
+    // turns take 20 (two of three), m3 (2) fits in what is left.
+    expect(fitContext({ summary: 's'.repeat(40), turns, memories, budget: 42 })).toEqual({
       summary: 's'.repeat(40),
       turns: turns.slice(1),
-      memories: ['m3'],
-      tokensUsed: 32,
+      memories: ['m1', 'm3'],
+      tokensUsed: 10 + 10 + 20 + 2,
       omittedTurns: 1,
     })
+  })
+
+  it('cuts a summary over its share to its newest lines', () => {
+    const summary = ['- oldest fact here', '- middle fact here', '- newest fact here'].join('\n')
+    const fitted = fitContext({ summary, turns: [], memories: [], budget: 25 })
+    expect(fitted.summary).toBe('- middle fact here\n- newest fact here')
   })
 
   it('is empty for a conversation with nothing in it', () => {

@@ -31,6 +31,18 @@ export interface StoredConversation {
   compaction_id: string
 }
 
+const turnsAfterQuery = (instanceId: string, conversationId: string, position: number) => ({
+  bool: {
+    filter: [
+      { term: { instance_id: instanceId } },
+      { term: { conversation_id: conversationId } },
+      { range: { position: { gt: position } } },
+      // Session events carry no role and no content (content is stored, not indexed).
+      { exists: { field: 'role' } },
+    ],
+  },
+})
+
 const conversationDocumentId = (instanceId: string, conversationId: string) =>
   `${instanceId}:${conversationId}`
 
@@ -131,23 +143,37 @@ export function createConversationStore(client: Client) {
       return (typeof total === 'number' ? total : (total?.value ?? 0)) > 0
     },
 
+    /**
+     * The newest turns after a position, oldest first, at most `limit` of them, and how many there are in all (a
+     * context never holds more turns than a budget of 32 768 tokens can, so the rest is only counted).
+     */
+    async recentTurnsAfter(
+      instanceId: string,
+      conversationId: string,
+      position: number,
+      limit: number,
+    ): Promise<{ turns: StoredTurn[]; total: number }> {
+      const response = await client.search<StoredTurn>({
+        index: CONVERSATION_TURNS_INDEX,
+        size: limit,
+        track_total_hits: true,
+        sort: [{ position: 'desc' }],
+        query: turnsAfterQuery(instanceId, conversationId, position),
+      })
+      const total = response.hits.total
+      return {
+        turns: response.hits.hits.flatMap((hit) => (hit._source ? [hit._source] : [])).reverse(),
+        total: typeof total === 'number' ? total : (total?.value ?? 0),
+      }
+    },
+
     /** Turns after a position, oldest first. */
     async turnsAfter(instanceId: string, conversationId: string, position: number): Promise<StoredTurn[]> {
       const response = await client.search<StoredTurn>({
         index: CONVERSATION_TURNS_INDEX,
         size: maxTurnsRead,
         sort: [{ position: 'asc' }],
-        query: {
-          bool: {
-            filter: [
-              { term: { instance_id: instanceId } },
-              { term: { conversation_id: conversationId } },
-              { range: { position: { gt: position } } },
-              // Session events carry no role and no content (content is stored, not indexed).
-              { exists: { field: 'role' } },
-            ],
-          },
-        },
+        query: turnsAfterQuery(instanceId, conversationId, position),
       })
       return response.hits.hits.flatMap((hit) => (hit._source ? [hit._source] : []))
     },

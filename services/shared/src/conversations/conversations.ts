@@ -17,7 +17,7 @@ import { publicMemoryOf } from '../memories/memories.js'
 import type { MemorySearch } from '../search/memorySearch.js'
 import { readContractSchema } from '../contracts/schemaFiles.js'
 import { usageEvent } from '../usage/usageEvents.js'
-import { fitContext, summarizeExtractively, transcriptOf } from './compaction.js'
+import { contextShares, fitContext, summarizeExtractively, transcriptOf } from './compaction.js'
 import { conversationKey } from './conversationEvents.js'
 import type { EventRecorder } from './createEventRecorder.js'
 import type { ConversationStore, StoredTurn } from './conversationStore.js'
@@ -25,6 +25,9 @@ import type { ConversationStore, StoredTurn } from './conversationStore.js'
 export const CONVERSATIONS_TOPIC = 'mem.conversations.v1'
 export const CONVERSATION_COMPACTED_SUBJECT = `${CONVERSATIONS_TOPIC}-value`
 export const conversationCompactedSchema = readContractSchema('events/ConversationCompacted.v1.schema.json')
+
+/** Newest uncompacted turns a context fetch reads; more cannot fit the largest budget with any useful content. */
+const maxTurnsInContext = 1000
 
 const conversationIdPattern = /^[A-Za-z0-9._:@-]{1,200}$/
 const eventTypeOfRole = {
@@ -149,8 +152,8 @@ export function createConversations(deps: ConversationDependencies) {
       const summarized = summarizeExtractively({
         previousSummary: previous?.summary ?? null,
         turns: span,
-        // The summary may take half the budget; the rest is for recent turns and memories.
-        maxTokens: Math.floor(config.retrieval.context_budget / 2),
+        // The summary's share of the budget; the rest is for memories and recent turns.
+        maxTokens: Math.floor(config.retrieval.context_budget * contextShares.summary),
       })
       // Extraction happens after compaction: the compacted turns become a document of the conversation.
       const customerId = span.find((turn) => turn.customer_id)?.customer_id ?? undefined
@@ -316,26 +319,35 @@ export function createConversations(deps: ConversationDependencies) {
       correlationId: string,
     ): Promise<ConversationContext> {
       const started = performance.now()
-      await requireOwn(scope.instanceId, conversationId, query.user_id)
+      if (!conversationIdPattern.test(conversationId)) throw notFound(conversationId)
       const config = deps.configOf(scope.instanceId)
       const budget = query.max_tokens ?? config.retrieval.context_budget
-      const conversation = await deps.store.conversation(scope.instanceId, conversationId)
-      const turns = await deps.store.turnsAfter(
+      const searchFor = (question: string) =>
+        deps.search.search(scope.instanceId, {
+          query: question.slice(0, 2000),
+          user_id: query.user_id,
+          ...(query.customer_id ? { customer_id: query.customer_id } : {}),
+          limit: config.retrieval.max_results,
+          mode: 'fast',
+          graph: config.retrieval.graph_queries && config.storage.graph.enabled,
+        })
+      // One round of reads: whose the conversation is, its summary, its newest turns (and the memories, when the
+      // question is given; otherwise the last user turn is the question).
+      const [elsewhere, conversation, searched] = await Promise.all([
+        deps.store.belongsElsewhere(scope.instanceId, conversationId, query.user_id),
+        deps.store.conversation(scope.instanceId, conversationId),
+        query.query ? searchFor(query.query) : undefined,
+      ])
+      if (elsewhere) throw notFound(conversationId)
+      const recent = await deps.store.recentTurnsAfter(
         scope.instanceId,
         conversationId,
         conversation?.compacted_through ?? -1,
+        maxTurnsInContext,
       )
-      const question = query.query ?? turns.filter((turn) => turn.role === 'user').at(-1)?.content
-      const found = question
-        ? await deps.search.search(scope.instanceId, {
-            query: question.slice(0, 2000),
-            user_id: query.user_id,
-            ...(query.customer_id ? { customer_id: query.customer_id } : {}),
-            limit: config.retrieval.max_results,
-            mode: 'fast',
-            graph: config.retrieval.graph_queries && config.storage.graph.enabled,
-          })
-        : { hits: [] }
+      const turns = recent.turns
+      const lastUserTurn = turns.filter((turn) => turn.role === 'user').at(-1)?.content
+      const found = searched ?? (lastUserTurn ? await searchFor(lastUserTurn) : { hits: [] })
       const fitted = fitContext<Memory & { score: number }>({
         summary: conversation?.summary ?? null,
         turns,
@@ -347,7 +359,7 @@ export function createConversations(deps: ConversationDependencies) {
       })
       const tookMs = round(performance.now() - started)
       measured(scope.instanceId, 'context_fetch', tookMs, correlationId, { user_id: query.user_id })
-      if (fitted.omittedTurns > 0) {
+      if (fitted.omittedTurns > 0 || recent.total > turns.length) {
         // The conversation outgrew the budget: it is compacted in the background, keeping the turns that fit, so
         // the next fetch gets the rest as summary (and extraction gets the older turns). One already running wins.
         compact(
@@ -382,7 +394,7 @@ export function createConversations(deps: ConversationDependencies) {
         memories: fitted.memories,
         token_budget: budget,
         tokens_used: fitted.tokensUsed,
-        omitted_turns: fitted.omittedTurns,
+        omitted_turns: fitted.omittedTurns + (recent.total - turns.length),
         took_ms: tookMs,
       }
     },

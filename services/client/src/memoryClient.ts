@@ -1,0 +1,272 @@
+import type {
+  AnalyticsLatencyQuery,
+  AnalyticsLatencyResponse,
+  AnalyticsMetricsQuery,
+  AnalyticsMetricsResponse,
+  AnalyticsSummaryQuery,
+  AnalyticsSummaryResponse,
+  AnalyticsTokensQuery,
+  AnalyticsTokensResponse,
+  Compaction,
+  CompactionRequest,
+  ConfigHistory,
+  ConfigReviewRequest,
+  ConfigVersion,
+  ConfigVersionList,
+  ConfigVersionsQuery,
+  ConversationContext,
+  ConversationContextQuery,
+  ConversationEvent,
+  CreatedInstance,
+  CreateInstanceRequest,
+  CurrentConfig,
+  Document,
+  DocumentBatchResponse,
+  EventBatchResponse,
+  IngestionAccepted,
+  IngestionStatus,
+  Instance,
+  InstanceList,
+  Liveness,
+  MemoryArchitectureConfig,
+  Memory,
+  MemoryList,
+  MemoryListQuery,
+  MemorySearchRequest,
+  MemorySearchResponse,
+  MemoryUpdateRequest,
+  PageQuery,
+  Readiness,
+  TranscriptAccepted,
+  TranscriptRequest,
+} from '@memory-service/shared'
+import { errorForStatus, MemoryServiceClientError } from './errors.js'
+import {
+  defaultRetryPolicy,
+  isRetryableStatus,
+  parseRetryAfter,
+  retryDelayMs,
+  type RetryPolicy,
+} from './retry.js'
+
+/** The environment variable the API key is read from when none is given. */
+export const API_KEY_VARIABLE = 'MEMORY_SERVICE_API_KEY'
+/** The environment variable the service address is read from when none is given. */
+export const BASE_URL_VARIABLE = 'MEMORY_SERVICE_URL'
+
+export interface MemoryClientOptions {
+  /** Default: MEMORY_SERVICE_URL, else http://127.0.0.1:8080. */
+  baseUrl?: string
+  /** Default: MEMORY_SERVICE_API_KEY. */
+  apiKey?: string
+  retry?: Partial<RetryPolicy>
+  /** Replaces the global fetch (a proxy, a test's fault injection). */
+  fetch?: typeof fetch
+  /** Waits between attempts (tests make time pass faster). */
+  sleep?: (ms: number) => Promise<void>
+  /** Called before each retry, with what failed and how long the library will wait. */
+  onRetry?: (info: { attempt: number; status: number | null; delayMs: number; path: string }) => void
+}
+
+type Query = Record<string, string | number | boolean | string[] | undefined>
+
+interface RequestOptions {
+  query?: Query
+  body?: unknown
+  /** Raw text body with its content type (a YAML configuration). */
+  text?: { body: string; contentType: string }
+  /** Whether repeating the request after a connection failure is safe. */
+  idempotent?: boolean
+  accept?: number[]
+}
+
+const encodeQuery = (query: Query | undefined): string => {
+  if (!query) return ''
+  const params = new URLSearchParams()
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined) continue
+    if (Array.isArray(value)) for (const item of value) params.append(key, item)
+    else params.append(key, String(value))
+  }
+  const text = params.toString()
+  return text ? `?${text}` : ''
+}
+
+const segment = (value: string) => encodeURIComponent(value)
+
+/**
+ * The TypeScript client library: a typed method for every public route (types generated from `schemas/`), the
+ * spec's retry policy and error mapping (401/403 AuthenticationError, 404 NotFoundError, 429 RateLimitError with
+ * `retryAfterSeconds`, 503 ServiceUnavailableError, 400 InvalidInputError, 409 ConflictError), and the API key from
+ * MEMORY_SERVICE_API_KEY by default. No other runtime is needed.
+ */
+export function createMemoryClient(options: MemoryClientOptions = {}) {
+  const doFetch = options.fetch ?? fetch
+  const base = (options.baseUrl ?? process.env[BASE_URL_VARIABLE] ?? 'http://127.0.0.1:8080').replace(
+    /\/$/,
+    '',
+  )
+  const apiKey = options.apiKey ?? process.env[API_KEY_VARIABLE]
+  const policy = { ...defaultRetryPolicy, ...options.retry }
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)))
+
+  async function request<T>(method: string, path: string, request: RequestOptions = {}): Promise<T> {
+    const url = `${base}${path}${encodeQuery(request.query)}`
+    const headers: Record<string, string> = {}
+    if (apiKey) headers.authorization = `Bearer ${apiKey}`
+    let body: string | undefined
+    if (request.text) {
+      headers['content-type'] = request.text.contentType
+      body = request.text.body
+    } else if (request.body !== undefined) {
+      headers['content-type'] = 'application/json'
+      body = JSON.stringify(request.body)
+    }
+    const idempotent = request.idempotent ?? method === 'GET'
+    for (let attempt = 1; ; attempt += 1) {
+      let response: Response
+      try {
+        response = await doFetch(url, { method, headers, ...(body === undefined ? {} : { body }) })
+      } catch (cause) {
+        if (!idempotent || attempt >= policy.maxAttempts) {
+          throw new MemoryServiceClientError(
+            `${method} ${path}: ${(cause as Error).message}`,
+            'CONNECTION_FAILED',
+          )
+        }
+        const delayMs = retryDelayMs(attempt, undefined, policy)
+        options.onRetry?.({ attempt, status: null, delayMs, path })
+        await sleep(delayMs)
+        continue
+      }
+      const text = await response.text()
+      let parsed: unknown = null
+      try {
+        parsed = text ? JSON.parse(text) : null
+      } catch {
+        // Not the service's JSON (a proxy's error page): the status alone says what happened.
+      }
+      if ((request.accept ?? [200, 201]).includes(response.status)) return parsed as T
+      const retryAfter = parseRetryAfter(response.headers.get('retry-after'))
+      if (isRetryableStatus(response.status) && attempt < policy.maxAttempts) {
+        const delayMs = retryDelayMs(attempt, retryAfter, policy)
+        options.onRetry?.({ attempt, status: response.status, delayMs, path })
+        await sleep(delayMs)
+        continue
+      }
+      throw errorForStatus(
+        response.status,
+        parsed as { error?: string; code?: string; details?: Record<string, unknown> } | null,
+        retryAfter,
+        response.headers.get('x-correlation-id'),
+      )
+    }
+  }
+
+  const get = <T>(path: string, query?: Query) => request<T>('GET', path, query ? { query } : {})
+  const post = <T>(path: string, body?: unknown, extra: RequestOptions = {}) =>
+    request<T>('POST', path, { ...(body === undefined ? {} : { body }), ...extra })
+  const versions = (instanceId: string) => `/instances/${segment(instanceId)}/memory-architecture/versions`
+
+  return {
+    liveness: () => get<Liveness>('/healthz'),
+    /** Resolves with the report whether or not every engine is up (503 is a valid answer here). */
+    readiness: () => request<Readiness>('GET', '/readyz', { accept: [200, 503] }),
+
+    instances: {
+      list: (query: PageQuery = {}) => get<InstanceList>('/dashboard/instances', { ...query }),
+      get: (instanceId: string) => get<Instance>(`/dashboard/instances/${segment(instanceId)}`),
+      create: (body: CreateInstanceRequest) => post<CreatedInstance>('/dashboard/instances', body),
+    },
+
+    memories: {
+      /** Queues a document; idempotent (and so retried after a lost connection) when it has a document_id. */
+      ingest: (document: Document) =>
+        post<IngestionAccepted>('/v1/memories', document, { idempotent: document.document_id !== undefined }),
+      ingestBatch: (documents: Document[]) =>
+        post<DocumentBatchResponse>(
+          '/v1/memories/batch',
+          { documents },
+          {
+            idempotent: documents.every((document) => document.document_id !== undefined),
+          },
+        ),
+      status: (ingestionId: string) => get<IngestionStatus>(`/v1/memories/${segment(ingestionId)}/status`),
+      list: (query: MemoryListQuery = {}) => get<MemoryList>('/v1/memories', { ...query }),
+      get: (memoryId: string) => get<Memory>(`/v1/memories/${segment(memoryId)}`),
+      update: (memoryId: string, body: MemoryUpdateRequest) =>
+        request<Memory>('PATCH', `/v1/memories/${segment(memoryId)}`, { body }),
+      delete: (memoryId: string) =>
+        request<undefined>('DELETE', `/v1/memories/${segment(memoryId)}`, {
+          accept: [204],
+          idempotent: true,
+        }),
+      search: (body: MemorySearchRequest) =>
+        post<MemorySearchResponse>('/v1/memories/search', body, { idempotent: true }),
+    },
+
+    events: {
+      /** Conversation events over HTTP; events with an event_id are idempotent, so a lost answer is retried. */
+      send: (events: ConversationEvent[]) =>
+        post<EventBatchResponse>(
+          '/v1/events/batch',
+          { events },
+          {
+            idempotent: events.every((event) => event.event_id !== undefined),
+          },
+        ),
+    },
+
+    conversations: {
+      /** A whole conversation at once: `accepted` the first time, `duplicate` for the identical transcript. */
+      ingestTranscript: (conversationId: string, body: TranscriptRequest) =>
+        post<TranscriptAccepted>(`/v1/conversations/${segment(conversationId)}/transcript`, body, {
+          idempotent: true,
+        }),
+      context: (conversationId: string, query: ConversationContextQuery) =>
+        get<ConversationContext>(`/v1/conversations/${segment(conversationId)}/context`, { ...query }),
+      /** @throws ConflictError (COMPACTION_IN_PROGRESS) while another compaction runs: permanent, not retried */
+      compact: (conversationId: string, body: CompactionRequest) =>
+        post<Compaction>(`/v1/conversations/${segment(conversationId)}/compact`, body),
+    },
+
+    analytics: {
+      metrics: (query: AnalyticsMetricsQuery) =>
+        get<AnalyticsMetricsResponse>('/v1/analytics/metrics', { ...query }),
+      latency: (query: AnalyticsLatencyQuery) =>
+        get<AnalyticsLatencyResponse>('/v1/analytics/latency', { ...query }),
+      tokens: (query: AnalyticsTokensQuery) =>
+        get<AnalyticsTokensResponse>('/v1/analytics/tokens', { ...query }),
+      summary: (query: AnalyticsSummaryQuery) =>
+        get<AnalyticsSummaryResponse>('/v1/analytics/summary', { ...query }),
+    },
+
+    configs: {
+      init: (instanceId: string) =>
+        post<ConfigVersion>(`/instances/${segment(instanceId)}/memory-architecture/init`, undefined, {
+          idempotent: true,
+        }),
+      /** A configuration as an object (sent as JSON) or as YAML text. */
+      propose: (instanceId: string, configuration: MemoryArchitectureConfig | string) =>
+        post<ConfigVersion>(versions(instanceId), undefined, {
+          text:
+            typeof configuration === 'string'
+              ? { body: configuration, contentType: 'application/yaml' }
+              : { body: JSON.stringify(configuration), contentType: 'application/json' },
+        }),
+      list: (instanceId: string, query: ConfigVersionsQuery = {}) =>
+        get<ConfigVersionList>(versions(instanceId), { ...query }),
+      get: (instanceId: string, configId: string) =>
+        get<ConfigVersion>(`${versions(instanceId)}/${segment(configId)}`),
+      review: (instanceId: string, configId: string, body: ConfigReviewRequest) =>
+        post<ConfigVersion>(`${versions(instanceId)}/${segment(configId)}/review`, body),
+      apply: (instanceId: string, configId: string) =>
+        post<ConfigVersion>(`${versions(instanceId)}/${segment(configId)}/apply`),
+      current: (instanceId: string) => get<CurrentConfig>(`/dashboard/configs/${segment(instanceId)}`),
+      history: (instanceId: string) =>
+        get<ConfigHistory>(`/dashboard/configs/${segment(instanceId)}/history`),
+    },
+  }
+}
+
+export type MemoryClient = ReturnType<typeof createMemoryClient>
