@@ -1,13 +1,13 @@
 import { defineConfig } from 'vitest/config'
 
-// Workspace packages resolve to their TypeScript sources (the "source" export condition), as under tsx.
-const conditions = ['source', 'node', 'development|production']
+// Workspace packages resolve to their TypeScript sources (the "memory-service-source" export condition; a name of our own, since some published packages export TypeScript sources under "source"), as under tsx.
+const conditions = ['memory-service-source', 'node', 'development|production']
 
 const stackSetup = './test/setup/stack.ts'
 
 export default defineConfig({
   resolve: { conditions },
-  ssr: { resolve: { conditions, externalConditions: ['source'] } },
+  ssr: { resolve: { conditions, externalConditions: ['memory-service-source'] } },
   test: {
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
     projects: [

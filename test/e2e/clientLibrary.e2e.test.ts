@@ -30,7 +30,9 @@ let baseUrl: string
 /** Every request the library sent, by method and path. */
 const sent: string[] = []
 const counting: typeof fetch = async (input, init) => {
-  sent.push(`${init?.method ?? 'GET'} ${new URL(input instanceof Request ? input.url : input.toString()).pathname}`)
+  sent.push(
+    `${init?.method ?? 'GET'} ${new URL(input instanceof Request ? input.url : input.toString()).pathname}`,
+  )
   return fetch(input, init)
 }
 
@@ -63,12 +65,16 @@ describe('typed methods on the real stack', () => {
     expect(memoryId).toBeDefined()
     const memory = await client.memories.get(memoryId ?? '')
     expect(memory.scope.user_id).toBe(user)
-    const found = await client.memories.search({
-      query: 'where does Clara work',
-      user_id: user,
-      mode: 'fast',
+    // Search and list are near real time (the index refresh); a single read is real time.
+    const found = await eventually(async () => {
+      const reply = await client.memories.search({
+        query: 'where does Clara work',
+        user_id: user,
+        mode: 'fast',
+      })
+      return reply.results.some((hit) => hit.id === memoryId) ? reply : undefined
     })
-    expect(found.results.map((hit) => hit.id)).toContain(memoryId)
+    expect(found.mode).toBe('fast')
     const listed = await client.memories.list({ user_id: user })
     expect(listed.total).toBeGreaterThan(0)
   })

@@ -88,6 +88,7 @@ describe('memory-service start', () => {
       ['memory-projector-vector', ['mem.memories.v1']],
       ['memory-projector-graph', ['mem.memories.v1']],
       ['memory-projector-analytics', ['mem.usage.v1']],
+      ['memory-projector-conversations', ['mem.conversation-events.v1', 'mem.conversations.v1']],
     ])
     for (const entry of readiness.consumers ?? []) {
       expect(entry.error).toBeUndefined()

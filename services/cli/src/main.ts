@@ -6,6 +6,7 @@ import { ConfigError, createLogger, listConfigVariables, loadConfig } from '@mem
 import { AppError, toErrorBody } from '@memory-service/shared'
 import { isServiceName, serviceNames, startServices, type ServiceName } from './startServices.js'
 import { replayUsage, runReplay } from './replayCommand.js'
+import { mcpUsage, runMcpServer } from './mcpServer.js'
 import { runTenancyCommand, tenancyUsage } from './tenancyCommandLine.js'
 
 const usage = `usage: memory-service <command>
@@ -15,6 +16,7 @@ commands:
   config              print the validated configuration and the environment variables it reads
 ${tenancyUsage}
 ${replayUsage}
+${mcpUsage}
   help                this text
 
 Instance and key commands print JSON; a new API key appears in their output once and is stored only as a hash.`
@@ -92,6 +94,8 @@ async function main(argv: string[]): Promise<void> {
       console.log(JSON.stringify(await runReplay(config, args, logger), null, 2))
       return
     }
+    case 'mcp':
+      return runMcpServer(args)
     case 'help':
     case undefined:
       console.log(usage)

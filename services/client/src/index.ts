@@ -19,3 +19,22 @@ export {
   type EventStreamOptions,
   type StreamEvent,
 } from './eventStream.js'
+export {
+  createMemoryInstructions,
+  createMemorySearchTool,
+  createMemoryStoreTool,
+  formatInstructions,
+  MemoryIntegrationError,
+  resolveScope,
+  withMemoryMessage,
+  type InstructionStyle,
+  type MemoryInstructions,
+  type MemorySearchInput,
+  type MemorySearchOutput,
+  type MemoryStoreInput,
+  type MemoryStoreOutput,
+  type MemoryToolDefinition,
+  type MemoryToolOptions,
+  type SystemMessage,
+  type ToolSession,
+} from './agents/memoryTools.js'

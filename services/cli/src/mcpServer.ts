@@ -1,0 +1,124 @@
+/**
+ * `memory-service mcp`: a Model Context Protocol server on stdio exposing memory search, memory store and context
+ * fetch to any MCP host, through the client library (MEMORY_SERVICE_URL, MEMORY_SERVICE_API_KEY).
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
+import { z } from 'zod'
+import {
+  createMemoryClient,
+  createMemorySearchTool,
+  createMemoryStoreTool,
+  MemoryServiceClientError,
+  type MemoryClient,
+} from '@memory-service/client'
+
+export const mcpUsage = `  mcp --user <id> [--customer <id>]
+                      a Model Context Protocol server on stdio: memory_search, memory_store, context_fetch
+                      (MEMORY_SERVICE_URL, MEMORY_SERVICE_API_KEY; MEMORY_SERVICE_USER_ID for --user)`
+
+export interface McpOptions {
+  userId: string
+  customerId?: string
+}
+
+/**
+ * The user is required: a stdio host authenticates nobody to us, and the process that started the server (the
+ * session initiator) is never taken as the user.
+ */
+export function parseMcpArguments(args: string[], env: NodeJS.ProcessEnv = process.env): McpOptions {
+  const value = (flag: string) => {
+    const at = args.indexOf(flag)
+    return at >= 0 ? args[at + 1] : undefined
+  }
+  const userId = value('--user') ?? env.MEMORY_SERVICE_USER_ID
+  if (!userId) {
+    throw new Error(
+      `mcp needs the user whose memory it serves (--user or MEMORY_SERVICE_USER_ID): a stdio host authenticates nobody\n${mcpUsage}`,
+    )
+  }
+  const customerId = value('--customer') ?? env.MEMORY_SERVICE_CUSTOMER_ID
+  return { userId, ...(customerId ? { customerId } : {}) }
+}
+
+const asText = (value: unknown) => ({ content: [{ type: 'text' as const, text: JSON.stringify(value) }] })
+
+export function createMcpServer(options: McpOptions, client: MemoryClient = createMemoryClient()): McpServer {
+  const scope = {
+    client,
+    userId: options.userId,
+    ...(options.customerId ? { customerId: options.customerId } : {}),
+  }
+  const search = createMemorySearchTool({ ...scope, logger: { warn: (message) => console.error(message) } })
+  const store = createMemoryStoreTool(scope)
+  const server = new McpServer({ name: 'memory-service', version: '0.1.0' })
+
+  server.registerTool(
+    search.name,
+    {
+      description: search.description,
+      inputSchema: {
+        query: z.string().min(1).max(2000).describe('What to look for, as a question.'),
+        maxResults: z.number().int().min(1).max(50).optional().describe('At most this many memories (5).'),
+      },
+    },
+    async ({ query, maxResults }) =>
+      asText(await search.execute({ query, ...(maxResults !== undefined ? { maxResults } : {}) })),
+  )
+
+  server.registerTool(
+    store.name,
+    {
+      description: store.description,
+      inputSchema: {
+        content: z.string().min(1).max(20000).describe('What to remember.'),
+        metadata: z
+          .record(z.string(), z.unknown())
+          .optional()
+          .describe('Key-value pairs kept with the memory.'),
+      },
+    },
+    async ({ content, metadata }) => {
+      try {
+        return asText(await store.execute({ content, ...(metadata ? { metadata } : {}) }))
+      } catch (error) {
+        // The host shows the model that the write failed.
+        return { ...asText({ stored: false, error: (error as Error).message }), isError: true }
+      }
+    },
+  )
+
+  server.registerTool(
+    'context_fetch',
+    {
+      description:
+        'The context of a conversation for the next turn: its compacted summary, the recent turns and the relevant long-term memories, within a token budget.',
+      inputSchema: {
+        conversation_id: z.string().min(1).max(200),
+        query: z.string().min(1).max(2000).optional(),
+        max_tokens: z.number().int().min(64).max(32768).optional(),
+      },
+    },
+    async ({ conversation_id, query, max_tokens }) => {
+      try {
+        return asText(
+          await client.conversations.context(conversation_id, {
+            user_id: options.userId,
+            ...(options.customerId ? { customer_id: options.customerId } : {}),
+            ...(query ? { query } : {}),
+            ...(max_tokens ? { max_tokens } : {}),
+          }),
+        )
+      } catch (error) {
+        const code = error instanceof MemoryServiceClientError ? error.code : 'UNAVAILABLE'
+        return { ...asText({ error: (error as Error).message, code }), isError: true }
+      }
+    },
+  )
+  return server
+}
+
+export async function runMcpServer(args: string[]): Promise<void> {
+  const server = createMcpServer(parseMcpArguments(args))
+  await server.connect(new StdioServerTransport())
+}
