@@ -160,9 +160,17 @@ async function main(): Promise<void> {
       throw new Error(`context: ${String(response.status)} ${await response.text()}`)
     await response.arrayBuffer()
   }
-  // The first fetch finds the conversation over its budget and compacts it; measure once that settled.
+  // The first fetch finds the conversation over its budget and compacts it, which sends the compacted turns through
+  // extraction; measure once the pipeline and the projectors have nothing left to do.
   await fetchContext()
-  await new Promise((resolve) => setTimeout(resolve, 5000))
+  await new Promise((resolve) => setTimeout(resolve, 2000))
+  for (const started = Date.now(); Date.now() - started < 300_000;) {
+    const readiness = (await (await fetch(`${bench.baseUrl}/readyz`)).json()) as {
+      consumers?: { lag?: number }[]
+    }
+    if ((readiness.consumers ?? []).every((group) => (group.lag ?? 0) === 0)) break
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+  }
   const sample = (await (
     await fetch(`${bench.baseUrl}${path}`, { headers: { authorization: `Bearer ${bench.apiKey}` } })
   ).json()) as { recent_turns: unknown[]; memories: unknown[]; tokens_used: number; summary: unknown }
