@@ -48,10 +48,13 @@ import {
   createConfigReports,
   createConversations,
   createConversationStore,
+  createUserErasure,
+  USER_DATA_ERASED_SUBJECT,
+  userDataErasedSchema,
   CONVERSATION_COMPACTED_SUBJECT,
   conversationCompactedSchema,
 } from '@memory-service/shared'
-import { startGateway } from '@memory-service/gateway'
+import { startGateway, type AnticipatedTurn } from '@memory-service/gateway'
 import { analyzeEditedContent, createExtractor, startPipeline } from '@memory-service/pipeline'
 import { createPolicyLookup, startProjectors } from '@memory-service/projectors'
 
@@ -159,6 +162,7 @@ export async function startServices(
             { subject: MEMORY_SUBJECT, schema: memoryChangedSchema },
             { subject: USAGE_SUBJECT, schema: usageRecordedSchema },
             { subject: CONVERSATION_COMPACTED_SUBJECT, schema: conversationCompactedSchema },
+            { subject: USER_DATA_ERASED_SUBJECT, schema: userDataErasedSchema },
           ])
           const producer = await createEventProducer(engines.kafka, engines.schemaCodec)
           closers.push(() => producer.close())
@@ -193,8 +197,9 @@ export async function startServices(
             },
             recordUsage,
           }
+          const conversationStore = createConversationStore(engines.elasticsearch)
           const conversations = createConversations({
-            store: createConversationStore(engines.elasticsearch),
+            store: conversationStore,
             events,
             claims,
             producer,
@@ -228,6 +233,30 @@ export async function startServices(
               search,
               analytics,
               conversations,
+              erasure: createUserErasure({
+                elasticsearch: engines.elasticsearch,
+                neo4j: engines.neo4j,
+                producer,
+                conversations: conversationStore,
+                logger: serviceLogger,
+              }),
+              // After a user turn the agent most likely needs what is known about what the user just said.
+              anticipate: async (scope: { instanceId: string }, turn: AnticipatedTurn) => {
+                const { retrieval, storage } = configCommands.effective(scope.instanceId)
+                const found = await memorySearch.search(scope.instanceId, {
+                  query: turn.content.slice(0, 2000),
+                  user_id: turn.userId,
+                  ...(turn.customerId ? { customer_id: turn.customerId } : {}),
+                  limit: Math.min(retrieval.max_results, 5),
+                  mode: 'fast',
+                  graph: retrieval.graph_queries && storage.graph.enabled,
+                })
+                return found.hits.map(({ memory, score }) => ({
+                  memoryId: memory.id,
+                  content: memory.content,
+                  score,
+                }))
+              },
               configs: {
                 commands: configCommands,
                 reports: createConfigReports(engines.clickhouse, configCommands),

@@ -7,6 +7,7 @@ import type { ConversationEvent } from '@memory-service/shared'
 import type { ProtoGrpcType } from '@memory-service/shared/proto/event_stream'
 import type { ClientMessage } from '@memory-service/shared/proto/memory/v1/ClientMessage'
 import type { EventAck__Output } from '@memory-service/shared/proto/memory/v1/EventAck'
+import type { AnticipatedContext__Output } from '@memory-service/shared/proto/memory/v1/AnticipatedContext'
 import type { ServerMessage__Output } from '@memory-service/shared/proto/memory/v1/ServerMessage'
 import { AuthenticationError, errorForGrpcStatus, type MemoryServiceClientError } from './errors.js'
 
@@ -26,6 +27,8 @@ export interface EventStreamOptions {
   /** Reconnect backoff: doubles from the initial delay up to the maximum, with full jitter. */
   backoff?: { initialMs?: number; maxMs?: number }
   onAck?: (ack: EventAck__Output) => void
+  /** Context the service pushes after a user turn: what the agent will likely need next. */
+  onAnticipatedContext?: (context: AnticipatedContext__Output) => void
   /** A permanent failure (bad key, missing permission): the stream stops reconnecting. */
   onError?: (error: MemoryServiceClientError) => void
   warn?: (message: string, context: Record<string, unknown>) => void
@@ -133,6 +136,7 @@ export function createEventStream(options: EventStreamOptions) {
     call = current
     current.on('data', (message: ServerMessage__Output) => {
       attempt = 0
+      if (message.anticipatedContext) options.onAnticipatedContext?.(message.anticipatedContext)
       if (!message.ack) return
       unacked.delete(message.ack.eventId)
       options.onAck?.(message.ack)

@@ -15,6 +15,7 @@ import {
   type EventRecorder,
   type AnalyticsReports,
   type Conversations,
+  type UserErasure,
 } from '@memory-service/shared'
 import { CORRELATION_ID_RESPONSE_HEADER, correlationIdFrom } from './http/correlationId.js'
 import { handleError } from './http/errorHandler.js'
@@ -27,6 +28,7 @@ import { recordApiUsage, type RecordUsage } from './http/usageRecording.js'
 import { registerInstanceRoutes } from './routes/instanceRoutes.js'
 import { registerConfigRoutes, type ConfigRouteDependencies } from './routes/configRoutes.js'
 import { registerConversationRoutes } from './routes/conversationRoutes.js'
+import { registerUserRoutes } from './routes/userRoutes.js'
 
 const restSchemasDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../../schemas/rest')
 
@@ -57,6 +59,8 @@ export interface AppDependencies extends MemoryRouteDependencies {
   configs?: ConfigRouteDependencies['configs']
   /** Transcripts, context fetch and compaction; without them the conversation routes are not registered. */
   conversations?: Conversations
+  /** Erasing a user's data; without it the route is not registered. */
+  erasure?: UserErasure
   /** Appends usage events (api_call, memory_get) without holding answers back. */
   recordUsage?: RecordUsage
 }
@@ -175,6 +179,7 @@ export function buildApp(deps: AppDependencies): FastifyInstance {
     registerAnalyticsRoutes(routes, deps.analytics)
     registerConfigRoutes(routes, deps)
     registerConversationRoutes(routes, deps.conversations)
+    registerUserRoutes(routes, deps.erasure)
   })
   return app
 }

@@ -1,3 +1,4 @@
+import type { EventStreamDependencies } from './grpc/eventStreamService.js'
 import {
   checkDependencies,
   createConsumerLagReader,
@@ -35,6 +36,9 @@ export interface GatewayDependencies {
   analytics?: AppDependencies['analytics']
   configs?: AppDependencies['configs']
   conversations?: AppDependencies['conversations']
+  erasure?: AppDependencies['erasure']
+  /** Pushed context after user turns on the event stream. */
+  anticipate?: EventStreamDependencies['anticipate']
   recordUsage?: AppDependencies['recordUsage']
   /** How many gateway processes share the rate limits (see createRateLimiter). */
   gatewayCount?: () => number
@@ -69,6 +73,7 @@ export async function startGateway(
     ...(deps.analytics ? { analytics: deps.analytics } : {}),
     ...(deps.configs ? { configs: deps.configs } : {}),
     ...(deps.conversations ? { conversations: deps.conversations } : {}),
+    ...(deps.erasure ? { erasure: deps.erasure } : {}),
     ...(deps.recordUsage ? { recordUsage: deps.recordUsage } : {}),
     rateLimiter,
   })
@@ -81,6 +86,7 @@ export async function startGateway(
       events: deps.events,
       rateLimiter,
       logger: logger.child({ component: 'event-stream' }),
+      ...(deps.anticipate ? { anticipate: deps.anticipate } : {}),
     },
   })
   return {

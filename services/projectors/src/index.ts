@@ -11,6 +11,7 @@ import {
   type ConsumedEvent,
   type ConversationCompacted,
   type ConversationEventRecorded,
+  type UserDataErased,
   CONVERSATION_EVENTS_TOPIC,
   CONVERSATIONS_TOPIC,
   createConversationStore,
@@ -40,7 +41,13 @@ import { createGraphProjection } from './graphProjection.js'
 import { createJobProjection } from './jobProjection.js'
 import { createVectorProjection } from './vectorProjection.js'
 
-export { createAnalyticsProjection, createGraphProjection, createJobProjection, createVectorProjection }
+export {
+  createAnalyticsProjection,
+  createConversationProjection,
+  createGraphProjection,
+  createJobProjection,
+  createVectorProjection,
+}
 export { startConfigRebuilds, withheldAsDeletions, type PolicyLookup }
 export {
   rebuildProjection,
@@ -160,7 +167,7 @@ export async function startProjectors(
           log.debug({ written, skipped }, 'usage events projected into clickhouse')
         },
       }),
-      await createEventConsumer<ConversationEventRecorded | ConversationCompacted>({
+      await createEventConsumer<ConversationEventRecorded | ConversationCompacted | UserDataErased>({
         ...common,
         logger: logger.child({ projection: 'conversations' }),
         groupId: group(projectionGroups.conversations),

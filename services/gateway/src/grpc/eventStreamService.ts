@@ -9,12 +9,31 @@ import type { ServerMessage } from '@memory-service/shared/proto/memory/v1/Serve
 import type { RateLimiter } from '../http/rateLimiter.js'
 import { authenticateCall, toGrpcError } from './grpcAuth.js'
 
+/** A user turn the stream accepted, as anticipation reads it. */
+export interface AnticipatedTurn {
+  conversationId: string
+  userId: string
+  customerId?: string
+  content: string
+}
+
 export interface EventStreamDependencies {
   control: { state: ControlState }
   events: EventRecorder
   rateLimiter: RateLimiter
   logger: Logger
+  /**
+   * What the agent will likely need after a user turn (the memories most relevant to it); pushed on the same
+   * stream. Without it nothing is pushed.
+   */
+  anticipate?: (
+    scope: { instanceId: string },
+    turn: AnticipatedTurn,
+  ) => Promise<{ memoryId: string; content: string; score: number }[]>
 }
+
+/** How long a closing stream waits for anticipations still running before it ends. */
+const anticipationGraceMs = 3000
 
 /** The stream's event in the shape of a REST event, so both are validated and recorded by the same code. */
 export function fromStreamEvent(event: ConversationEvent__Output): Record<string, unknown> {
@@ -75,6 +94,7 @@ export function createEventStreamHandlers(deps: EventStreamDependencies): EventS
       const scope = { instanceId: principal.instance.instance_id, clientId: principal.instance.client_id }
       const limit = principal.instance.rate_limit
       const queue: ConversationEvent__Output[] = []
+      const anticipations = new Set<Promise<void>>()
       let working = false
       let ended = false
 
@@ -138,11 +158,44 @@ export function createEventStreamHandlers(deps: EventStreamDependencies): EventS
               }
             }
             for (const ack of acks) if (ack) send(ack)
+            batch.forEach((event, position) => {
+              const ack = acks[position]
+              if (ack?.status === 'ACCEPTED') anticipateAfter(event, ack.eventId ?? '')
+            })
           }
         } finally {
           working = false
-          if (ended && queue.length === 0 && !call.cancelled) call.end()
+          if (ended && queue.length === 0) finish()
         }
+      }
+      // A user turn is queued for anticipation once recorded; the push follows its ack, never holds it back.
+      const anticipateAfter = (event: ConversationEvent__Output, eventId: string): void => {
+        const anticipate = deps.anticipate
+        if (!anticipate || event.eventType !== 'user_message' || !event.content) return
+        const running = anticipate(scope, {
+          conversationId: event.conversationId,
+          userId: event.userId,
+          ...(event.customerId ? { customerId: event.customerId } : {}),
+          content: event.content,
+        })
+          .then((items) => {
+            if (call.cancelled || items.length === 0) return
+            call.write({
+              anticipatedContext: { conversationId: event.conversationId, inReplyToEventId: eventId, items },
+            })
+          })
+          .catch((error: unknown) => log.warn({ err: error, eventId }, 'anticipation failed'))
+          .finally(() => anticipations.delete(running))
+        anticipations.add(running)
+      }
+      let finishing = false
+      const finish = (): void => {
+        if (finishing || call.cancelled) return
+        finishing = true
+        const grace = new Promise((resolve) => setTimeout(resolve, anticipationGraceMs).unref())
+        void Promise.race([Promise.allSettled([...anticipations]), grace]).then(() => {
+          if (!call.cancelled) call.end()
+        })
       }
 
       call.on('data', (message: ClientMessage__Output) => {
@@ -151,7 +204,7 @@ export function createEventStreamHandlers(deps: EventStreamDependencies): EventS
       })
       call.on('end', () => {
         ended = true
-        if (!working && queue.length === 0) call.end()
+        if (!working && queue.length === 0) finish()
       })
       call.on('cancelled', () => {
         queue.length = 0

@@ -1,10 +1,15 @@
 import type { Client } from '@elastic/elasticsearch'
-import type { ConversationCompacted, ConversationEventRecorded } from '../contracts/generated/index.js'
+import type {
+  ConversationCompacted,
+  ConversationEventRecorded,
+  UserDataErased,
+} from '../contracts/generated/index.js'
 import type { Turn } from './compaction.js'
 
 /** Declared in infra/elasticsearch/indices.json. */
 export const CONVERSATION_TURNS_INDEX = 'mem-conversation-turns-v1'
 export const CONVERSATIONS_INDEX = 'mem-conversations-v1'
+export const ERASURES_INDEX = 'mem-erasures-v1'
 
 export interface StoredTurn extends Turn {
   event_id: string
@@ -55,8 +60,81 @@ const maxTurnsRead = 10_000
  * cannot replace a newer one.
  */
 export function createConversationStore(client: Client) {
+  /** Ids of every document of an index matching a filter, page by page (this Elasticsearch has no delete-by-query). */
+  async function deleteMatching(index: string, filter: object[]): Promise<number> {
+    let deleted = 0
+    for (;;) {
+      const page = await client.search({ index, size: 1000, _source: false, query: { bool: { filter } } })
+      const ids = page.hits.hits.flatMap((hit) => (hit._id ? [hit._id] : []))
+      if (ids.length === 0) return deleted
+      await client.bulk({
+        operations: ids.map((id) => ({ delete: { _index: index, _id: id } })),
+        refresh: true,
+      })
+      deleted += ids.length
+    }
+  }
+  /** When the user was erased (null: never). */
+  async function erasureOf(instanceId: string, userId: string): Promise<string | null> {
+    const response = await client.get<{ erased_at: string }>(
+      { index: ERASURES_INDEX, id: `${instanceId}:${userId}` },
+      { ignore: [404] },
+    )
+    return response.found ? (response._source?.erased_at ?? null) : null
+  }
+
   return {
+    /**
+     * Erases a user's conversations: the erasure is recorded first (so turns still on their way are not stored
+     * after it), then their turns and conversation documents are deleted. Idempotent.
+     */
+    async eraseUser(event: UserDataErased): Promise<{ turns: number; conversations: number }> {
+      const owned = [{ term: { instance_id: event.instance_id } }, { term: { user_id: event.user_id } }]
+      // Which conversations were theirs, so that those ids stay not found after the erasure.
+      const ids = await client.search({
+        index: CONVERSATION_TURNS_INDEX,
+        size: 0,
+        query: { bool: { filter: owned } },
+        aggs: { conversations: { terms: { field: 'conversation_id', size: 10_000 } } },
+      })
+      const conversationIds = (
+        (ids.aggregations?.conversations as { buckets?: { key: string }[] } | undefined)?.buckets ?? []
+      ).map((bucket) => bucket.key)
+      const id = `${event.instance_id}:${event.user_id}`
+      const previous = await client.get<{ conversation_ids?: string[] }>(
+        { index: ERASURES_INDEX, id },
+        { ignore: [404] },
+      )
+      await client.index({
+        index: ERASURES_INDEX,
+        id,
+        document: {
+          instance_id: event.instance_id,
+          user_id: event.user_id,
+          erased_at: event.erased_at,
+          conversation_ids: [...new Set([...(previous._source?.conversation_ids ?? []), ...conversationIds])],
+        },
+        refresh: true,
+      })
+      const turns = await deleteMatching(CONVERSATION_TURNS_INDEX, owned)
+      const conversations = await deleteMatching(CONVERSATIONS_INDEX, owned)
+      return { turns, conversations }
+    },
+
     async writeTurns(turns: { event: ConversationEventRecorded; position: number }[]): Promise<void> {
+      if (turns.length === 0) return
+      // Turns of an erased user received before the erasure are not stored (a replay of the log, a late delivery).
+      const keys = [...new Set(turns.map(({ event }) => `${event.instance_id}:${event.user_id}`))]
+      const { docs } = await client.mget<{ erased_at: string }>({ index: ERASURES_INDEX, ids: keys })
+      const erasures = new Map(
+        docs.flatMap((doc) =>
+          'found' in doc && doc.found && doc._source ? [[doc._id, doc._source.erased_at]] : [],
+        ),
+      )
+      turns = turns.filter(({ event }) => {
+        const erased = erasures.get(`${event.instance_id}:${event.user_id}`)
+        return erased === undefined || event.received_at > erased
+      })
       if (turns.length === 0) return
       const response = await client.bulk({
         operations: turns.flatMap(({ event, position }) => [
@@ -84,6 +162,8 @@ export function createConversationStore(client: Client) {
 
     /** Applies a compaction; `false` when a compaction reaching as far or further was stored before. */
     async writeCompaction(event: ConversationCompacted): Promise<boolean> {
+      const erased = await erasureOf(event.instance_id, event.user_id)
+      if (erased !== null && event.occurred_at <= erased) return false
       const document: StoredConversation = {
         instance_id: event.instance_id,
         conversation_id: event.conversation_id,
@@ -122,6 +202,19 @@ export function createConversationStore(client: Client) {
         { ignore: [404] },
       )
       return response.found ? (response._source ?? null) : null
+    },
+
+    /** Whether the conversation belonged to a user erased since (then it stays not found). */
+    async purged(instanceId: string, conversationId: string): Promise<boolean> {
+      const { count } = await client.count({
+        index: ERASURES_INDEX,
+        query: {
+          bool: {
+            filter: [{ term: { instance_id: instanceId } }, { term: { conversation_ids: conversationId } }],
+          },
+        },
+      })
+      return count > 0
     },
 
     /** Whether the conversation id holds turns of another instance or another user (then it is not theirs). */

@@ -72,7 +72,11 @@ export function createConversations(deps: ConversationDependencies) {
   /** A malformed id, or one whose turns belong to another instance or user, is not found (never told apart). */
   async function requireOwn(instanceId: string, conversationId: string, userId: string): Promise<void> {
     if (!conversationIdPattern.test(conversationId)) throw notFound(conversationId)
-    if (await deps.store.belongsElsewhere(instanceId, conversationId, userId)) throw notFound(conversationId)
+    const [elsewhere, purged] = await Promise.all([
+      deps.store.belongsElsewhere(instanceId, conversationId, userId),
+      deps.store.purged(instanceId, conversationId),
+    ])
+    if (elsewhere || purged) throw notFound(conversationId)
   }
 
   const measured = (
@@ -333,12 +337,13 @@ export function createConversations(deps: ConversationDependencies) {
         })
       // One round of reads: whose the conversation is, its summary, its newest turns (and the memories, when the
       // question is given; otherwise the last user turn is the question).
-      const [elsewhere, conversation, searched] = await Promise.all([
+      const [elsewhere, purged, conversation, searched] = await Promise.all([
         deps.store.belongsElsewhere(scope.instanceId, conversationId, query.user_id),
+        deps.store.purged(scope.instanceId, conversationId),
         deps.store.conversation(scope.instanceId, conversationId),
         query.query ? searchFor(query.query) : undefined,
       ])
-      if (elsewhere) throw notFound(conversationId)
+      if (elsewhere || purged) throw notFound(conversationId)
       const recent = await deps.store.recentTurnsAfter(
         scope.instanceId,
         conversationId,
