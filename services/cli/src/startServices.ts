@@ -48,6 +48,7 @@ import {
   createConfigReports,
   createConversations,
   createConversationStore,
+  createLlmSummarizer,
   createUserErasure,
   USER_DATA_ERASED_SUBJECT,
   userDataErasedSchema,
@@ -207,6 +208,17 @@ export async function startServices(
             search: memorySearch,
             configOf: (instanceId) => configCommands.effective(instanceId),
             recordUsage,
+            // Compaction writes its summaries with the configured language model, when there is one.
+            ...(config.extraction.provider === 'llm' && config.llm.baseUrl && config.llm.model
+              ? {
+                  summarizer: createLlmSummarizer({
+                    baseUrl: config.llm.baseUrl,
+                    model: config.llm.model,
+                    timeoutMs: config.llm.timeoutMs,
+                    ...(config.llm.apiKey ? { apiKey: config.llm.apiKey } : {}),
+                  }),
+                }
+              : {}),
             logger: serviceLogger,
           })
           const analytics = createAnalyticsReports(

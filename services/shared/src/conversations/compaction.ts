@@ -105,15 +105,24 @@ export function summarizeExtractively(input: {
     lines = lines.filter((line) => line !== lightest)
   }
   while (previous.length > 0 && size(lines) > input.maxTokens) previous.shift()
-  const summary = [...previous, ...lines.map((line) => line.text)].join('\n')
+  return measureSummary({ ...input, summary: [...previous, ...lines.map((line) => line.text)].join('\n') })
+}
+
+/** A summary's compression ratio and validation score, however it was written. */
+export function measureSummary(input: {
+  previousSummary: string | null
+  turns: Pick<Turn, 'role' | 'content'>[]
+  summary: string
+}): CompactedSummary {
+  const text = transcriptOf(input.turns)
   const originalTokens = estimateTokens(text) + estimateTokens(input.previousSummary ?? '')
-  const summaryTokens = estimateTokens(summary)
+  const summaryTokens = estimateTokens(input.summary)
   return {
-    summary,
+    summary: input.summary,
     originalTokens,
     summaryTokens,
     compressionRatio: Number((originalTokens / Math.max(summaryTokens, 1)).toFixed(3)),
-    validationScore: validationScore(text, summary),
+    validationScore: validationScore(text, input.summary),
   }
 }
 

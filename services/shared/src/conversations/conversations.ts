@@ -17,7 +17,15 @@ import { publicMemoryOf } from '../memories/memories.js'
 import type { MemorySearch } from '../search/memorySearch.js'
 import { readContractSchema } from '../contracts/schemaFiles.js'
 import { usageEvent } from '../usage/usageEvents.js'
-import { contextShares, fitContext, summarizeExtractively, transcriptOf } from './compaction.js'
+import {
+  contextShares,
+  fitContext,
+  measureSummary,
+  summarizeExtractively,
+  transcriptOf,
+  type CompactedSummary,
+} from './compaction.js'
+import type { Summarizer } from './llmSummarizer.js'
 import { conversationKey } from './conversationEvents.js'
 import type { EventRecorder } from './createEventRecorder.js'
 import type { ConversationStore, StoredTurn } from './conversationStore.js'
@@ -52,6 +60,8 @@ export interface ConversationDependencies {
   /** The instance's active configuration (budget, extraction mode). */
   configOf: (instanceId: string) => ArchitectureConfig
   recordUsage: (events: OutgoingEvent[]) => void
+  /** The configured language model; without one (or when it fails) compaction summarizes extractively. */
+  summarizer?: Summarizer
   logger: Logger
   now?: () => Date
 }
@@ -153,12 +163,44 @@ export function createConversations(deps: ConversationDependencies) {
         }
       }
       const config = deps.configOf(scope.instanceId)
-      const summarized = summarizeExtractively({
+      const summaryRequest = {
         previousSummary: previous?.summary ?? null,
         turns: span,
         // The summary's share of the budget; the rest is for memories and recent turns.
         maxTokens: Math.floor(config.retrieval.context_budget * contextShares.summary),
-      })
+      }
+      let summarized: CompactedSummary | undefined
+      let method: 'llm' | 'extractive' = 'extractive'
+      if (deps.summarizer) {
+        try {
+          const written = await deps.summarizer(summaryRequest)
+          summarized = measureSummary({ ...summaryRequest, summary: written.summary })
+          method = 'llm'
+          deps.recordUsage(
+            (
+              [
+                ['llm_input_tokens', written.inputTokens],
+                ['llm_output_tokens', written.outputTokens],
+              ] as const
+            ).map(([metric, value]) =>
+              usageEvent(
+                {
+                  instanceId: scope.instanceId,
+                  metric,
+                  value,
+                  measuredBy: `compaction:${compactionId}`,
+                  occurredAt: now().toISOString(),
+                  dimensions: { user_id: request.user_id, operation: 'compaction', model: written.model },
+                },
+                correlationId,
+              ),
+            ),
+          )
+        } catch (error) {
+          log.warn({ err: error, conversationId }, 'LLM summary failed; summarizing extractively')
+        }
+      }
+      summarized ??= summarizeExtractively(summaryRequest)
       // Extraction happens after compaction: the compacted turns become a document of the conversation.
       const customerId = span.find((turn) => turn.customer_id)?.customer_id ?? undefined
       const [queued] = await deps.documents.ingest(
@@ -194,7 +236,7 @@ export function createConversations(deps: ConversationDependencies) {
         summary_tokens: summarized.summaryTokens,
         compression_ratio: summarized.compressionRatio,
         validation_score: summarized.validationScore,
-        method: 'extractive',
+        method,
         ingestion_id: ingestionId,
         occurred_at: now().toISOString(),
       }
@@ -410,3 +452,5 @@ export function createConversations(deps: ConversationDependencies) {
 
 export type Conversations = ReturnType<typeof createConversations>
 export type { StoredTurn }
+
+export { createLlmSummarizer, type Summarizer } from './llmSummarizer.js'
