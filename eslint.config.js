@@ -7,6 +7,7 @@ export default tseslint.config(
       '**/node_modules/**',
       '**/dist/**',
       'services/shared/src/contracts/generated/**',
+      'services/client/src/contracts/**',
       'test-results/**',
     ],
   },

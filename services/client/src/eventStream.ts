@@ -1,17 +1,23 @@
 import { randomUUID } from 'node:crypto'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { existsSync } from 'node:fs'
 import * as grpc from '@grpc/grpc-js'
 import * as protoLoader from '@grpc/proto-loader'
-import type { ConversationEvent } from '@memory-service/shared'
-import type { ProtoGrpcType } from '@memory-service/shared/proto/event_stream'
-import type { ClientMessage } from '@memory-service/shared/proto/memory/v1/ClientMessage'
-import type { EventAck__Output } from '@memory-service/shared/proto/memory/v1/EventAck'
-import type { AnticipatedContext__Output } from '@memory-service/shared/proto/memory/v1/AnticipatedContext'
-import type { ServerMessage__Output } from '@memory-service/shared/proto/memory/v1/ServerMessage'
+import type { ConversationEvent } from './contracts/index.js'
+import type { ProtoGrpcType } from './contracts/proto/event_stream.js'
+import type { ClientMessage } from './contracts/proto/memory/v1/ClientMessage.js'
+import type { EventAck__Output } from './contracts/proto/memory/v1/EventAck.js'
+import type { AnticipatedContext__Output } from './contracts/proto/memory/v1/AnticipatedContext.js'
+import type { ServerMessage__Output } from './contracts/proto/memory/v1/ServerMessage.js'
 import { AuthenticationError, errorForGrpcStatus, type MemoryServiceClientError } from './errors.js'
 
-const protoDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../../proto')
+// The contract: packed next to dist/ in the published package, at the repository root in a checkout.
+const here = dirname(fileURLToPath(import.meta.url))
+const protoDir =
+  [resolve(here, '../proto'), resolve(here, '../../../proto')].find((dir) =>
+    existsSync(resolve(dir, 'memory/v1/event_stream.proto')),
+  ) ?? resolve(here, '../../../proto')
 
 /** An event as POST /v1/events/batch takes it (schemas/rest/ConversationEvent.schema.json). */
 export type StreamEvent = ConversationEvent

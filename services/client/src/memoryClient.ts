@@ -39,7 +39,7 @@ import type {
   Readiness,
   TranscriptAccepted,
   TranscriptRequest,
-} from '@memory-service/shared'
+} from './contracts/index.js'
 import { errorForStatus, MemoryServiceClientError } from './errors.js'
 import {
   defaultRetryPolicy,

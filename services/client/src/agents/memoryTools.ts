@@ -1,4 +1,4 @@
-import type { MemorySearchResponse } from '@memory-service/shared'
+import type { MemorySearchResponse } from '../contracts/index.js'
 import { createMemoryClient, type MemoryClient } from '../memoryClient.js'
 
 /** What a framework knows about the session a tool runs in (adapters read it from the framework's context). */
