@@ -280,6 +280,39 @@ describe('compaction', () => {
     expect(JSON.stringify(withMemories.body.memories)).toContain('Clara')
   })
 
+  it('a conversation that outgrows its budget is compacted by the writer, with no fetch at all', async () => {
+    const conversationId = uniqueName('conv-grown')
+    // 40 turns of 200 tokens each: 8 000 tokens, over the default budget of 4 096.
+    const events = Array.from({ length: 40 }, (_, index) => ({
+      event_id: `${conversationId}-${String(index)}`,
+      event_type: index % 2 === 0 ? 'user_message' : 'assistant_message',
+      conversation_id: conversationId,
+      user_id: user,
+      content:
+        `Turn ${String(index)}: my cousin number ${String(index)} visited Porto and Lisbon last spring. `
+          .repeat(12)
+          .slice(0, 800),
+    }))
+    expect((await call('POST', '/v1/events/batch', { events })).body).toMatchObject({ accepted: 40 })
+    const stored = await eventually(async () => {
+      const response = await elasticsearch.get<{
+        compacted_turns: number
+        summary: string
+        compression_ratio: number
+        validation_score: number
+      }>(
+        { index: 'mem-conversations-v1', id: `${instance.instance.instance_id}:${conversationId}` },
+        { ignore: [404] },
+      )
+      return response.found ? response._source : undefined
+    }, 60_000)
+    // The newest turns that fit the turns' share of the budget (35 %: 7 of these) stay uncompacted.
+    expect(stored.compacted_turns).toBeGreaterThanOrEqual(25)
+    expect(stored.compacted_turns).toBeLessThan(40)
+    expect(stored.summary).toMatch(/Porto/)
+    noteQuality({ compression_ratio: stored.compression_ratio, validation_score: stored.validation_score })
+  })
+
   it('with nothing older than the kept turns, there is nothing to compact', async () => {
     const reply = await call('POST', `/v1/conversations/${transcriptId}/compact`, {
       user_id: user,
@@ -348,14 +381,14 @@ describe('usage', () => {
       const reply = await call('GET', `/v1/analytics/summary?instance_id=${instance.instance.instance_id}`)
       const fetches = reply.body.context_fetches as { total: number }
       const compactions = reply.body.compactions as { total: number }
-      // Two compactions asked for, one automatic.
-      return fetches.total === contextFetches && compactions.total === 3 ? reply.body : undefined
+      // Two compactions asked for, two automatic (one after a fetch, one by the writer).
+      return fetches.total === contextFetches && compactions.total === 4 ? reply.body : undefined
     }, 60_000)
     expect(summary.context_fetches).toMatchObject({ total: contextFetches })
     expect((summary.context_fetches as { avg_latency_ms: number }).avg_latency_ms).toBeGreaterThan(0)
     const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length
     expect(summary.compactions).toEqual({
-      total: 3,
+      total: 4,
       avg_compression_ratio: expect.closeTo(mean(compactionQuality.map((quality) => quality.ratio)), 2),
       avg_validation_score: expect.closeTo(mean(compactionQuality.map((quality) => quality.score)), 3),
     })

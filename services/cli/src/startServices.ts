@@ -49,6 +49,8 @@ import {
   createConversations,
   createConversationStore,
   createLlmSummarizer,
+  createCompactor,
+  type Summarizer,
   createUserErasure,
   USER_DATA_ERASED_SUBJECT,
   userDataErasedSchema,
@@ -57,7 +59,20 @@ import {
 } from '@memory-service/shared'
 import { startGateway, type AnticipatedTurn } from '@memory-service/gateway'
 import { analyzeEditedContent, createExtractor, startPipeline } from '@memory-service/pipeline'
-import { createPolicyLookup, startProjectors } from '@memory-service/projectors'
+import { createAutomaticCompaction, createPolicyLookup, startProjectors } from '@memory-service/projectors'
+
+/** Compaction writes its summaries with the configured language model, when there is one. */
+function summarizerOf(config: ServiceConfig): { summarizer?: Summarizer } {
+  if (config.extraction.provider !== 'llm' || !config.llm.baseUrl || !config.llm.model) return {}
+  return {
+    summarizer: createLlmSummarizer({
+      baseUrl: config.llm.baseUrl,
+      model: config.llm.model,
+      timeoutMs: config.llm.timeoutMs,
+      ...(config.llm.apiKey ? { apiKey: config.llm.apiKey } : {}),
+    }),
+  }
+}
 
 export const serviceNames = ['gateway', 'pipeline', 'projectors'] as const
 export type ServiceName = (typeof serviceNames)[number]
@@ -208,17 +223,7 @@ export async function startServices(
             search: memorySearch,
             configOf: (instanceId) => configCommands.effective(instanceId),
             recordUsage,
-            // Compaction writes its summaries with the configured language model, when there is one.
-            ...(config.extraction.provider === 'llm' && config.llm.baseUrl && config.llm.model
-              ? {
-                  summarizer: createLlmSummarizer({
-                    baseUrl: config.llm.baseUrl,
-                    model: config.llm.model,
-                    timeoutMs: config.llm.timeoutMs,
-                    ...(config.llm.apiKey ? { apiKey: config.llm.apiKey } : {}),
-                  }),
-                }
-              : {}),
+            ...summarizerOf(config),
             logger: serviceLogger,
           })
           const analytics = createAnalyticsReports(
@@ -304,8 +309,49 @@ export async function startServices(
           break
         }
         case 'projectors': {
+          const control = await sharedControl()
+          const configs = createConfigCommands(control, createControlEventFactory(), served)
+          // Automatic compaction: the persistence writer reports conversations that grew; those over their budget
+          // are compacted here, and their older turns go to extraction like a compaction asked for over HTTP.
+          await engines.schemaCodec.register([
+            { subject: DOCUMENT_SUBJECT, schema: documentAcceptedSchema },
+            { subject: CONVERSATION_COMPACTED_SUBJECT, schema: conversationCompactedSchema },
+            { subject: USAGE_SUBJECT, schema: usageRecordedSchema },
+          ])
+          const producer = await createEventProducer(engines.kafka, engines.schemaCodec)
+          closers.push(() => producer.close())
+          const claims = createClaimStore(engines.elasticsearch, {
+            index: IDEMPOTENCY_INDEX,
+            owner: `projectors-${process.pid}-${randomUUID()}`,
+          })
+          const usage = createCoalescingAppender(producer)
+          const compactor = createCompactor({
+            store: createConversationStore(engines.elasticsearch),
+            claims,
+            producer,
+            documents: createDocumentIngestor({
+              producer,
+              claims,
+              jobs: createElasticsearchStore<IngestionJob>(engines.elasticsearch, INGESTION_JOBS_INDEX),
+              logger: serviceLogger,
+            }),
+            configOf: (instanceId) => configs.effective(instanceId),
+            recordUsage: (events) => {
+              usage.append(USAGE_TOPIC, events).catch((error: unknown) => {
+                serviceLogger.warn({ err: error }, 'usage events not recorded')
+              })
+            },
+            ...summarizerOf(config),
+            logger: serviceLogger,
+          })
           const projectors = await startProjectors(engines, serviceLogger, {
-            configuration: { control: await sharedControl(), served, embedder: await sharedEmbedder() },
+            configuration: { control, served, embedder: await sharedEmbedder() },
+            onConversationsGrown: createAutomaticCompaction({
+              budgetOf: (instanceId) => configs.effective(instanceId).retrieval.context_budget,
+              compactIfOverBudget: (scope, conversationId, userId, correlationId) =>
+                compactor.compactIfOverBudget(scope, conversationId, userId, correlationId),
+              warn: (details, message) => serviceLogger.warn(details, message),
+            }),
           })
           closers.push(() => projectors.close())
           break

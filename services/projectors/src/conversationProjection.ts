@@ -6,13 +6,27 @@ import type {
   UserDataErased,
 } from '@memory-service/shared'
 
+/** A conversation that received turns, for the automatic compaction to look at. */
+export interface GrownConversation {
+  instanceId: string
+  clientId: string
+  conversationId: string
+  userId: string
+  /** Estimated tokens the batch added to it. */
+  tokens: number
+}
+
 /**
  * The persistence writer the event acknowledgement promises: conversation turns into the turns index (by event id,
  * so a redelivered event rewrites itself; ordered by log position, which is per conversation since the topic is
- * keyed by conversation), and compactions into the conversation's document (versioned by the position they reach); an erased user's
- * turns and conversations are removed, and older turns of theirs are never stored again.
+ * keyed by conversation), and compactions into the conversation's document (versioned by the position they
+ * reach); an erased user's turns and conversations are removed, and older turns of theirs are never stored again.
+ * Conversations that grew are reported once written (automatic compaction).
  */
-export function createConversationProjection(store: ConversationStore) {
+export function createConversationProjection(
+  store: ConversationStore,
+  onGrown?: (conversations: GrownConversation[]) => void,
+) {
   return async (
     events: ConsumedEvent<ConversationEventRecorded | ConversationCompacted | UserDataErased>[],
   ): Promise<void> => {
@@ -23,6 +37,72 @@ export function createConversationProjection(store: ConversationStore) {
     for (const { payload } of events) {
       if (payload.type === 'conversation_compacted') await store.writeCompaction(payload)
       if (payload.type === 'user_data_erased') await store.eraseUser(payload)
+    }
+    if (!onGrown) return
+    const grown = new Map<string, GrownConversation>()
+    for (const { event } of turns) {
+      if (!event.content) continue
+      const key = `${event.instance_id}/${event.conversation_id}`
+      const entry = grown.get(key) ?? {
+        instanceId: event.instance_id,
+        clientId: event.client_id,
+        conversationId: event.conversation_id,
+        userId: event.user_id,
+        tokens: 0,
+      }
+      entry.tokens += Math.ceil(event.content.length / 4)
+      grown.set(key, entry)
+    }
+    if (grown.size > 0) onGrown([...grown.values()])
+  }
+}
+
+/**
+ * Compacts conversations that outgrew their budget, without reading every conversation after every batch: a
+ * conversation is looked at once the turns written since its last look add up to a quarter of its budget. One look
+ * at a time per conversation; a compaction already running elsewhere wins.
+ */
+export function createAutomaticCompaction(deps: {
+  budgetOf: (instanceId: string) => number
+  compactIfOverBudget: (
+    scope: { instanceId: string; clientId: string },
+    conversationId: string,
+    userId: string,
+    correlationId: string,
+  ) => Promise<boolean>
+  warn: (details: Record<string, unknown>, message: string) => void
+  /** Turns are searchable after the index refresh (1 s): the look waits that long after the write. */
+  settleMs?: number
+}) {
+  const growth = new Map<string, number>()
+  const looking = new Set<string>()
+  return (conversations: GrownConversation[]): void => {
+    for (const conversation of conversations) {
+      const key = `${conversation.instanceId}/${conversation.conversationId}`
+      const total = (growth.get(key) ?? 0) + conversation.tokens
+      if (total < deps.budgetOf(conversation.instanceId) / 4 || looking.has(key)) {
+        growth.set(key, total)
+        continue
+      }
+      growth.delete(key)
+      looking.add(key)
+      new Promise((resolve) => setTimeout(resolve, deps.settleMs ?? 1500).unref())
+        .then(() =>
+          deps.compactIfOverBudget(
+            { instanceId: conversation.instanceId, clientId: conversation.clientId },
+            conversation.conversationId,
+            conversation.userId,
+            `automatic-compaction-${conversation.conversationId}`,
+          ),
+        )
+        .catch((error: unknown) => {
+          if ((error as { code?: string }).code !== 'COMPACTION_IN_PROGRESS')
+            deps.warn(
+              { err: error, conversationId: conversation.conversationId },
+              'automatic compaction failed',
+            )
+        })
+        .finally(() => looking.delete(key))
     }
   }
 }

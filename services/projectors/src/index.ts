@@ -36,7 +36,11 @@ import {
 import { startConfigRebuilds } from './configRebuilds.js'
 import { withheldAsDeletions, type PolicyLookup } from './projectionPolicies.js'
 import { createAnalyticsProjection } from './analyticsProjection.js'
-import { createConversationProjection } from './conversationProjection.js'
+import {
+  createAutomaticCompaction,
+  createConversationProjection,
+  type GrownConversation,
+} from './conversationProjection.js'
 import { createGraphProjection } from './graphProjection.js'
 import { createJobProjection } from './jobProjection.js'
 import { createVectorProjection } from './vectorProjection.js'
@@ -49,6 +53,7 @@ export {
   createVectorProjection,
 }
 export { startConfigRebuilds, withheldAsDeletions, type PolicyLookup }
+export { createAutomaticCompaction, type GrownConversation }
 export {
   rebuildProjection,
   type RebuildReport,
@@ -95,6 +100,8 @@ export async function startProjectors(
   options: {
     groupPrefix?: string
     configuration?: { control: ControlPlane; served: ServedEmbeddings; embedder: Embedder }
+    /** Told which conversations grew, once their turns are written (automatic compaction). */
+    onConversationsGrown?: (conversations: GrownConversation[]) => void
   } = {},
 ): Promise<RunningProjectors> {
   const readiness = await checkDependencies(engines.probes)
@@ -117,7 +124,10 @@ export async function startProjectors(
   )
   const projectGraph = createGraphProjection(engines.neo4j)
   const projectUsage = createAnalyticsProjection(engines.clickhouse)
-  const projectConversations = createConversationProjection(createConversationStore(engines.elasticsearch))
+  const projectConversations = createConversationProjection(
+    createConversationStore(engines.elasticsearch),
+    options.onConversationsGrown,
+  )
   const common = { kafka: engines.kafka, codec: engines.schemaCodec, fromBeginning: true }
   try {
     consumers.push(

@@ -10,7 +10,7 @@ import type { Neo4jStore } from '../neo4j/createNeo4jStore.js'
 import { conversationKey } from './conversationEvents.js'
 import type { ConversationStore } from './conversationStore.js'
 import { readContractSchema } from '../contracts/schemaFiles.js'
-import { CONVERSATIONS_TOPIC } from './conversations.js'
+import { CONVERSATIONS_TOPIC } from './conversationTopics.js'
 
 export const USER_DATA_ERASED_SUBJECT = `${CONVERSATIONS_TOPIC}-UserDataErased.v1`
 export const userDataErasedSchema = readContractSchema('events/UserDataErased.v1.schema.json')

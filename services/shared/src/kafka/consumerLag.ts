@@ -4,7 +4,7 @@ import { INGESTION_JOBS_TOPIC } from '../documents/ingestionJobs.js'
 import { MEMORIES_TOPIC } from '../memories/memories.js'
 import { USAGE_TOPIC } from '../usage/usageEvents.js'
 import { CONVERSATION_EVENTS_TOPIC } from '../conversations/conversationEvents.js'
-import { CONVERSATIONS_TOPIC } from '../conversations/conversations.js'
+import { CONVERSATIONS_TOPIC } from '../conversations/conversationTopics.js'
 
 /** A consumer group and the topics it subscribes to. */
 export interface WatchedConsumerGroup {
