@@ -1,5 +1,7 @@
 export { buildApp, type AppDependencies } from './app.js'
 export { startGrpcServer, createHealthHandlers, type GrpcServer } from './grpc/grpcServer.js'
-export { startGateway, type RunningGateway } from './startGateway.js'
+export { startGateway, type RunningGateway, type GatewayDependencies } from './startGateway.js'
+export { createMemoryPresence } from './grpc/memoryPresence.js'
 export { authenticateCall, toGrpcError } from './grpc/grpcAuth.js'
 export type { AnticipatedTurn } from './grpc/eventStreamService.js'
+export type { AnticipationStats } from './grpc/anticipationScheduler.js'

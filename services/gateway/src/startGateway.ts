@@ -1,3 +1,4 @@
+import type { AnticipationStats } from './grpc/anticipationScheduler.js'
 import type { EventStreamDependencies } from './grpc/eventStreamService.js'
 import {
   checkDependencies,
@@ -21,6 +22,7 @@ import { createRateLimiter } from './http/rateLimiter.js'
 export interface RunningGateway {
   httpAddress: string
   grpcAddress: string
+  anticipationStats(): AnticipationStats | undefined
   close(): Promise<void>
 }
 
@@ -37,8 +39,8 @@ export interface GatewayDependencies {
   configs?: AppDependencies['configs']
   conversations?: AppDependencies['conversations']
   erasure?: AppDependencies['erasure']
-  /** Pushed context after user turns on the event stream. */
-  anticipate?: EventStreamDependencies['anticipate']
+  /** Pushed context after user turns, on event streams that subscribed. */
+  anticipation?: EventStreamDependencies['anticipation']
   recordUsage?: AppDependencies['recordUsage']
   /** How many gateway processes share the rate limits (see createRateLimiter). */
   gatewayCount?: () => number
@@ -86,12 +88,13 @@ export async function startGateway(
       events: deps.events,
       rateLimiter,
       logger: logger.child({ component: 'event-stream' }),
-      ...(deps.anticipate ? { anticipate: deps.anticipate } : {}),
+      ...(deps.anticipation ? { anticipation: deps.anticipation } : {}),
     },
   })
   return {
     httpAddress,
     grpcAddress: grpc.address,
+    anticipationStats: () => grpc.anticipationStats(),
     async close() {
       await Promise.all([app.close(), grpc.close()])
       await consumerLag.close()

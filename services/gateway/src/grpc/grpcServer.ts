@@ -7,6 +7,7 @@ import type { ProtoGrpcType as HealthProto } from '@memory-service/shared/proto/
 import type { HealthHandlers } from '@memory-service/shared/proto/grpc/health/v1/Health'
 import type { HealthCheckResponse } from '@memory-service/shared/proto/grpc/health/v1/HealthCheckResponse'
 import type { ProtoGrpcType as EventStreamProto } from '@memory-service/shared/proto/event_stream'
+import type { AnticipationStats } from './anticipationScheduler.js'
 import { createEventStreamHandlers, type EventStreamDependencies } from './eventStreamService.js'
 
 const protoDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../proto')
@@ -75,6 +76,8 @@ export function createHealthHandlers(deps: GrpcServerDependencies): HealthHandle
 export interface GrpcServer {
   /** The bound address, e.g. 127.0.0.1:50051 (the port is real even when 0 was asked for). */
   readonly address: string
+  /** What anticipation did since the start (undefined without the event stream or anticipation). */
+  anticipationStats(): AnticipationStats | undefined
   close(): Promise<void>
 }
 
@@ -88,11 +91,12 @@ export async function startGrpcServer(
   ) as unknown as HealthProto
   const server = new grpc.Server()
   server.addService(health.grpc.health.v1.Health.service, createHealthHandlers(deps))
-  if (deps.eventStream) {
+  const eventStream = deps.eventStream ? createEventStreamHandlers(deps.eventStream) : undefined
+  if (eventStream) {
     const events = grpc.loadPackageDefinition(
       protoLoader.loadSync('memory/v1/event_stream.proto', loaderOptions),
     ) as unknown as EventStreamProto
-    server.addService(events.memory.v1.EventStream.service, createEventStreamHandlers(deps.eventStream))
+    server.addService(events.memory.v1.EventStream.service, eventStream)
   }
   const boundPort = await new Promise<number>((resolvePort, reject) => {
     server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (error, actual) => {
@@ -102,6 +106,7 @@ export async function startGrpcServer(
   })
   return {
     address: `${host}:${boundPort}`,
+    anticipationStats: () => eventStream?.anticipationStats(),
     close: () =>
       new Promise<void>((resolveClose) => {
         server.tryShutdown(() => resolveClose())

@@ -50,6 +50,11 @@ export const defaultSearchTuning: SearchTuning = {
 
 export interface MemorySearch {
   search(instanceId: string, request: SearchRequest): Promise<SearchOutcome>
+  /** Whether a search in this scope could find anything at all (one cheap request: no question, no ranking). */
+  hasMemories(
+    instanceId: string,
+    scope: Pick<MemorySearchRequest, 'user_id' | 'customer_id'>,
+  ): Promise<boolean>
 }
 
 /**
@@ -301,6 +306,17 @@ export function createMemorySearch(deps: {
   return {
     search: (instanceId, request) =>
       request.mode === 'fast' ? fast(instanceId, request) : accurate(instanceId, request),
+    async hasMemories(instanceId, scope) {
+      const response = await deps.elasticsearch.search({
+        index,
+        size: 0,
+        terminate_after: 1,
+        track_total_hits: 1,
+        query: { bool: { filter: scopeFilters(instanceId, { query: '', ...scope }) } },
+      })
+      const total = response.hits.total
+      return (typeof total === 'number' ? total : (total?.value ?? 0)) > 0
+    },
   }
 }
 
