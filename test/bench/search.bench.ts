@@ -708,7 +708,7 @@ async function main(): Promise<void> {
       started,
       Number(process.env.BENCH_GRAPH_TIMEOUT_MS ?? 30 * 60_000),
     )
-    const pending: Promise<void>[] = []
+    const pending: Promise<unknown>[] = []
     const correlationId = `bench-search-${runId}`
     // Memories come from documents of 1–5 statements, ids derived as the pipeline derives them.
     const random = prng(seed ^ 0xd0c)

@@ -10,6 +10,7 @@ import { createMemoryClient, type MemoryClient } from '@memory-service/client'
 import {
   activeGraphGeneration,
   CONVERSATION_TURNS_INDEX,
+  turnDocumentId,
   CONVERSATIONS_INDEX,
   createConversationStore,
   createElasticsearchClient,
@@ -204,6 +205,7 @@ describe('erasing a user', () => {
 
   it('a turn of the erased user received before the erasure, delivered again (a replay), is not stored', async () => {
     const writer = createConversationProjection(createConversationStore(elasticsearch))
+    const conversationId = uniqueName('replayed')
     const turn = (userId: string, eventId: string) => ({
       topic: 'mem.conversation-events.v1',
       partition: 0,
@@ -218,7 +220,7 @@ describe('erasing a user', () => {
         client_event_id: null,
         instance_id: instanceId,
         client_id: harness.instance.instance.client_id,
-        conversation_id: uniqueName('replayed'),
+        conversation_id: conversationId,
         user_id: userId,
         customer_id: null,
         event_type: 'user_message' as const,
@@ -232,7 +234,10 @@ describe('erasing a user', () => {
     const replayedId = `evt_${randomBytes(16).toString('hex')}`
     const otherId = `evt_${randomBytes(16).toString('hex')}`
     await writer([turn(erased, replayedId), turn(kept, otherId)])
-    const stored = await elasticsearch.mget({ index: CONVERSATION_TURNS_INDEX, ids: [replayedId, otherId] })
+    const stored = await elasticsearch.mget({
+      index: CONVERSATION_TURNS_INDEX,
+      ids: [replayedId, otherId].map((eventId) => turnDocumentId(instanceId, conversationId, eventId)),
+    })
     expect(stored.docs.map((doc) => 'found' in doc && doc.found)).toEqual([false, true])
   })
 

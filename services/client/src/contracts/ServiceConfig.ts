@@ -19,6 +19,23 @@ export interface ServiceConfig {
      */
     group: string
   }
+  /**
+   * The write path of conversation events (REST batch and gRPC stream).
+   */
+  events: {
+    /**
+     * How long an event_id is remembered by every gateway (read back from the log, rebuilt at start): a repeat within it is answered duplicate. Longer costs memory and start-up time.
+     */
+    dedupeWindowSeconds: number
+    /**
+     * Event ids remembered at most per gateway (about 120 bytes each); beyond it the oldest go first and the window is shorter.
+     */
+    dedupeMaxEntries: number
+    /**
+     * Anticipated-context searches running at once per gateway (0 turns anticipation off).
+     */
+    anticipationConcurrency: number
+  }
   kafka: {
     /**
      * Comma-separated host:port list.

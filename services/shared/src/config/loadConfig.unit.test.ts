@@ -11,6 +11,7 @@ describe('loadConfig', () => {
       http: { host: '127.0.0.1', port: 8080 },
       grpc: { host: '127.0.0.1', port: 50051 },
       rateLimit: { group: 'memory-service-gateways' },
+      events: { dedupeWindowSeconds: 900, dedupeMaxEntries: 2_000_000, anticipationConcurrency: 1 },
       kafka: { brokers: ['127.0.0.1:9092'], clientId: 'memory-service' },
       schemaRegistry: { url: 'http://127.0.0.1:8081/apis/ccompat/v7' },
       elasticsearch: { url: 'http://127.0.0.1:9200' },

@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto'
 import type { Client } from '@elastic/elasticsearch'
 import type {
   ConversationCompacted,
@@ -8,6 +9,11 @@ import type { Turn } from './compaction.js'
 
 /** Declared in infra/elasticsearch/indices.json. */
 export const CONVERSATION_TURNS_INDEX = 'mem-conversation-turns-v1'
+
+/** A turn's document id: event ids are unique within a conversation, not across conversations or instances. */
+export function turnDocumentId(instanceId: string, conversationId: string, eventId: string): string {
+  return hash('sha1', JSON.stringify([instanceId, conversationId, eventId]), 'base64url')
+}
 export const CONVERSATIONS_INDEX = 'mem-conversations-v1'
 export const ERASURES_INDEX = 'mem-erasures-v1'
 
@@ -136,9 +142,16 @@ export function createConversationStore(client: Client) {
         return erased === undefined || event.received_at > erased
       })
       if (turns.length === 0) return
+      // The first record of an event in the log wins: a later copy (a duplicate two gateways raced to append, or a
+      // repeat older than the dedupe window) is not stored again, and a replay rewrites nothing.
       const response = await client.bulk({
         operations: turns.flatMap(({ event, position }) => [
-          { index: { _index: CONVERSATION_TURNS_INDEX, _id: event.event_id } },
+          {
+            create: {
+              _index: CONVERSATION_TURNS_INDEX,
+              _id: turnDocumentId(event.instance_id, event.conversation_id, event.event_id),
+            },
+          },
           {
             event_id: event.event_id,
             instance_id: event.instance_id,
@@ -155,8 +168,8 @@ export function createConversationStore(client: Client) {
         ]),
       })
       if (response.errors) {
-        const failed = response.items.filter((item) => item.index?.error)
-        throw new Error(`turns not stored: ${JSON.stringify(failed.slice(0, 3))}`)
+        const failed = response.items.filter((item) => item.create?.error && item.create.status !== 409)
+        if (failed.length > 0) throw new Error(`turns not stored: ${JSON.stringify(failed.slice(0, 3))}`)
       }
     },
 
