@@ -106,4 +106,92 @@ describe('anticipated context', () => {
     expect(pushed.map((context) => context.inReplyToEventId)).toEqual([knownUserTurn])
     expect(pushed.map((context) => context.inReplyToEventId)).not.toContain(unknownUserTurn)
   })
+
+  it('pushes nothing and does no anticipation work for a stream that did not subscribe', async () => {
+    const before = harness.gateway.anticipationStats()?.offered ?? 0
+    const acks: EventAck__Output[] = []
+    const stream = createEventStream({
+      address: harness.gateway.addresses.grpc ?? '',
+      apiKey: harness.instance.api_key.key,
+      onAck: (ack) => acks.push(ack),
+    })
+    stream.start()
+    stream.send({
+      event_type: 'user_message',
+      conversation_id: uniqueName('anticipation-unsubscribed'),
+      user_id: user,
+      content: 'When is Lena playing the cello next?',
+    })
+    await stream.stop(5000)
+    expect(acks.map((ack) => ack.status)).toEqual(['ACCEPTED'])
+    expect(harness.gateway.anticipationStats()?.offered ?? 0).toBe(before)
+  })
+
+  it('acknowledges each of 10 000 user turns once while anticipation stays bounded', async () => {
+    const conversations = Array.from({ length: 20 }, () => uniqueName('anticipation-load'))
+    const before = harness.gateway.anticipationStats()
+    const acks = new Map<string, number>()
+    const statuses = new Set<string>()
+    let pushed = 0
+    const stream = createEventStream({
+      address: harness.gateway.addresses.grpc ?? '',
+      apiKey: harness.instance.api_key.key,
+      onAck: (ack) => {
+        acks.set(ack.eventId, (acks.get(ack.eventId) ?? 0) + 1)
+        statuses.add(ack.status)
+      },
+      onAnticipatedContext: () => {
+        pushed += 1
+      },
+    })
+    stream.start()
+    const started = Date.now()
+    const ids: string[] = []
+    for (let index = 0; index < 10_000; index += 1) {
+      ids.push(
+        stream.send({
+          event_type: 'user_message',
+          conversation_id: conversations[index % conversations.length] ?? '',
+          user_id: user,
+          content: `Turn ${index}: how is Lena doing with the cello and the orchestra?`,
+        }),
+      )
+      if (index % 200 === 199) await new Promise((resolve) => setImmediate(resolve))
+    }
+    const { unacknowledged } = await stream.stop(60_000)
+    const seconds = (Date.now() - started) / 1000
+    // The turns still waiting when the last ack arrived run (or expire) after it.
+    const settled = (stats: ReturnType<typeof harness.gateway.anticipationStats>) =>
+      (stats?.started ?? 0) + (stats?.coalesced ?? 0) + (stats?.expired ?? 0) + (stats?.overflowed ?? 0)
+    await eventually(async () => {
+      const now = harness.gateway.anticipationStats()
+      return settled(now) - settled(before) === 10_000 &&
+        (now?.completed ?? 0) + (now?.failed ?? 0) === now?.started
+        ? true
+        : undefined
+    })
+    const after = harness.gateway.anticipationStats()
+    expect(unacknowledged).toEqual([])
+    expect(acks.size).toBe(10_000)
+    expect([...acks.values()].every((count) => count === 1)).toBe(true)
+    expect(ids.every((id) => acks.has(id))).toBe(true)
+    expect(statuses).toEqual(new Set(['ACCEPTED']))
+
+    const offered = (after?.offered ?? 0) - (before?.offered ?? 0)
+    const started_ = (after?.started ?? 0) - (before?.started ?? 0)
+    const coalesced = (after?.coalesced ?? 0) - (before?.coalesced ?? 0)
+    const expired = (after?.expired ?? 0) - (before?.expired ?? 0)
+    const overflowed = (after?.overflowed ?? 0) - (before?.overflowed ?? 0)
+    console.log(
+      `10 000 user turns in ${seconds.toFixed(1)} s: anticipation offered ${offered}, run ${started_}, coalesced ${coalesced}, expired ${expired}, overflowed ${overflowed}, pushed ${pushed}, peak at once ${after?.peakRunning}`,
+    )
+    // Every turn is offered once and either runs or is dropped for a newer one (or for waiting too long).
+    expect(offered).toBe(10_000)
+    expect(started_ + coalesced + expired + overflowed).toBe(offered)
+    // The global limit (ANTICIPATION_CONCURRENCY, 1 by default) held, and coalescing did its work.
+    expect(after?.peakRunning).toBe(1)
+    expect(started_).toBeLessThan(offered / 2)
+    expect(pushed).toBeGreaterThan(0)
+    expect(pushed).toBeLessThanOrEqual(started_)
+  })
 })

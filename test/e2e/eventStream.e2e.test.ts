@@ -140,4 +140,117 @@ describe('event stream', () => {
     expect(() => stream.send(turn('c', 2))).toThrow(/stopped/)
     await stream.stop()
   })
+
+  it('acknowledges a burst of 300 events on a connected stream without dropping or warning', async () => {
+    const conversationId = uniqueName('conv-burst')
+    const warnings: string[] = []
+    const acks = new Map<string, number>()
+    const stream = createEventStream({
+      address: gateway.addresses.grpc ?? '',
+      apiKey: instance.api_key.key,
+      onAck: (ack) => acks.set(ack.eventId, (acks.get(ack.eventId) ?? 0) + 1),
+      warn: (message) => warnings.push(message),
+    })
+    stream.start()
+    // Connected first: the burst is in flight, not buffered.
+    stream.send(turn(conversationId, -1))
+    await eventually(async () => (stream.pending() === 0 ? true : undefined))
+    const ids = Array.from({ length: 300 }, (_, index) => stream.send(turn(conversationId, index)))
+    const { unacknowledged } = await stream.stop()
+    expect(warnings).toEqual([])
+    expect(unacknowledged).toEqual([])
+    expect(ids.every((id) => acks.get(id) === 1)).toBe(true)
+  })
+
+  it('waits on stop() with the default deadline until a burst of 1 000 is acknowledged', async () => {
+    const conversationId = uniqueName('conv-stop')
+    const acked = new Set<string>()
+    const stream = createEventStream({
+      address: gateway.addresses.grpc ?? '',
+      apiKey: instance.api_key.key,
+      onAck: (ack) => acked.add(ack.eventId),
+    })
+    stream.start()
+    const ids = Array.from({ length: 1000 }, (_, index) => stream.send(turn(conversationId, index)))
+    const { unacknowledged } = await stream.stop()
+    expect(unacknowledged).toEqual([])
+    expect(ids.filter((id) => !acked.has(id))).toEqual([])
+  })
+
+  it('while the gateway is away, holds at most maxEvents, reports what it drops, and delivers the rest', async () => {
+    const conversationId = uniqueName('conv-offline')
+    const grpcPort = (gateway.addresses.grpc ?? '').split(':')[1] ?? ''
+    const acked = new Set<string>()
+    const dropped: string[] = []
+    const stream = createEventStream({
+      address: gateway.addresses.grpc ?? '',
+      apiKey: instance.api_key.key,
+      maxEvents: 100,
+      backoff: { initialMs: 100, maxMs: 500 },
+      onAck: (ack) => acked.add(ack.eventId),
+      onDropped: (held, reason) => dropped.push(`${held.id}:${reason}`),
+      warn: () => undefined,
+    })
+    stream.start()
+    stream.send(turn(conversationId, -1))
+    await eventually(async () => (stream.pending() === 0 ? true : undefined))
+    await gateway.close()
+    const ids = Array.from({ length: 150 }, (_, index) => stream.send(turn(conversationId, index)))
+    expect(stream.pending()).toBe(100)
+    expect(dropped).toEqual(ids.slice(0, 50).map((id) => `${id}:buffer_full`))
+    gateway = await startServices(
+      testConfig({ HTTP_PORT: '0', GRPC_PORT: grpcPort, RATE_LIMIT_GROUP: harness.rateLimitGroup }),
+      ['gateway'],
+      harness.logger,
+    )
+    await eventually(async () => (stream.pending() === 0 ? true : undefined), 60_000)
+    const { unacknowledged } = await stream.stop()
+    expect(unacknowledged).toEqual([])
+    expect(ids.slice(50).filter((id) => !acked.has(id))).toEqual([])
+    expect(ids.slice(0, 50).filter((id) => acked.has(id))).toEqual([])
+  })
+
+  it('returns from stop() what was never acknowledged, and resending it records each event once', async () => {
+    const conversationId = uniqueName('conv-unacked')
+    const grpcPort = (gateway.addresses.grpc ?? '').split(':')[1] ?? ''
+    const warnings: string[] = []
+    const stream = createEventStream({
+      address: gateway.addresses.grpc ?? '',
+      apiKey: instance.api_key.key,
+      backoff: { initialMs: 100, maxMs: 500 },
+      warn: (message) => warnings.push(message),
+    })
+    stream.start()
+    stream.send(turn(conversationId, -1))
+    await eventually(async () => (stream.pending() === 0 ? true : undefined))
+    await gateway.close()
+    const ids = Array.from({ length: 5 }, (_, index) => stream.send(turn(conversationId, index)))
+    const { unacknowledged } = await stream.stop(200)
+    expect(unacknowledged.map((held) => held.id)).toEqual(ids)
+    expect(warnings).toEqual([
+      'stopped with 5 event(s) not acknowledged within 200 ms; they may or may not have been recorded (resend them with the same ids)',
+    ])
+    gateway = await startServices(
+      testConfig({ HTTP_PORT: '0', GRPC_PORT: grpcPort, RATE_LIMIT_GROUP: harness.rateLimitGroup }),
+      ['gateway'],
+      harness.logger,
+    )
+    const acks: EventAck__Output[] = []
+    const again = createEventStream({
+      address: gateway.addresses.grpc ?? '',
+      apiKey: instance.api_key.key,
+      onAck: (ack) => acks.push(ack),
+    })
+    again.start()
+    for (const held of unacknowledged) again.send({ ...held.event, event_id: held.id })
+    await again.stop()
+    expect(acks.map((ack) => [ack.eventId, ack.status])).toEqual(ids.map((id) => [id, 'ACCEPTED']))
+    const recorded = await recordedIn(conversationId)
+    expect(
+      recorded
+        .map((event) => event.event_id)
+        .filter((id) => ids.includes(id))
+        .sort(),
+    ).toEqual([...ids].sort())
+  })
 })

@@ -14,6 +14,8 @@ import {
   conversationEventRecordedSchema,
   createEventProducer,
   createEventRecorder,
+  createEventIdTail,
+  CONVERSATION_EVENTS_TOPIC,
   createClaimStore,
   IDEMPOTENCY_INDEX,
   DOCUMENT_SUBJECT,
@@ -35,7 +37,10 @@ import {
   type ServiceConfig,
   type OutgoingEvent,
   createCoalescingAppender,
+  createBackgroundAppender,
   createMemorySearch,
+  type MemorySearch,
+  type ConfigCommands,
   createAnalyticsReports,
   createAnalyticsStore,
   parseTokenPrices,
@@ -57,9 +62,49 @@ import {
   CONVERSATION_COMPACTED_SUBJECT,
   conversationCompactedSchema,
 } from '@memory-service/shared'
-import { startGateway, type AnticipatedTurn } from '@memory-service/gateway'
+import {
+  createMemoryPresence,
+  startGateway,
+  type AnticipatedTurn,
+  type AnticipationStats,
+  type GatewayDependencies,
+} from '@memory-service/gateway'
 import { analyzeEditedContent, createExtractor, startPipeline } from '@memory-service/pipeline'
 import { createAutomaticCompaction, createPolicyLookup, startProjectors } from '@memory-service/projectors'
+
+/**
+ * After a user turn the agent most likely needs what is known about what the user just said: a fast search, once
+ * a cheap check (remembered per user) found the user has memories at all.
+ */
+function anticipationOf(
+  memorySearch: MemorySearch,
+  configCommands: ConfigCommands,
+  maxConcurrent: number,
+): NonNullable<GatewayDependencies['anticipation']> {
+  const scopeOf = (turn: AnticipatedTurn) => ({
+    user_id: turn.userId,
+    ...(turn.customerId ? { customer_id: turn.customerId } : {}),
+  })
+  const hasMemories = createMemoryPresence<{ instanceId: string; turn: AnticipatedTurn }>({
+    keyOf: ({ instanceId, turn }) => JSON.stringify([instanceId, turn.userId, turn.customerId ?? null]),
+    count: ({ instanceId, turn }) => memorySearch.hasMemories(instanceId, scopeOf(turn)),
+  })
+  return {
+    maxConcurrent,
+    hasMemories: (scope, turn) => hasMemories({ instanceId: scope.instanceId, turn }),
+    async search(scope, turn) {
+      const { retrieval, storage } = configCommands.effective(scope.instanceId)
+      const found = await memorySearch.search(scope.instanceId, {
+        query: turn.content.slice(0, 2000),
+        ...scopeOf(turn),
+        limit: Math.min(retrieval.max_results, 5),
+        mode: 'fast',
+        graph: retrieval.graph_queries && storage.graph.enabled,
+      })
+      return found.hits.map(({ memory, score }) => ({ memoryId: memory.id, content: memory.content, score }))
+    },
+  }
+}
 
 /** Compaction writes its summaries with the configured language model, when there is one. */
 function summarizerOf(config: ServiceConfig): { summarizer?: Summarizer } {
@@ -83,6 +128,8 @@ export function isServiceName(value: string): value is ServiceName {
 
 export interface RunningServices {
   addresses: { http?: string; grpc?: string }
+  /** What the gateway's anticipation did since the start, when this process runs a gateway. */
+  anticipationStats(): AnticipationStats | undefined
   /** The development instance created because the control topic held none (its key is shown only here). */
   developmentInstance?: CreatedInstance
   close(): Promise<void>
@@ -156,6 +203,7 @@ export async function startServices(
     }
     const served = { model: config.embeddings.model, dimension: config.embeddings.dimension }
     let developmentInstance: CreatedInstance | undefined
+    let anticipationStats: RunningServices['anticipationStats'] = () => undefined
     for (const name of names) {
       const serviceLogger = logger.child({ component: name })
       switch (name) {
@@ -186,16 +234,24 @@ export async function startServices(
             index: IDEMPOTENCY_INDEX,
             owner: `gateway-${process.pid}-${randomUUID()}`,
           })
-          const events = createEventRecorder({ producer, claims, logger: serviceLogger })
+          const appender = createCoalescingAppender(producer)
+          const recorded = await createEventIdTail({
+            kafka: engines.kafka,
+            topic: CONVERSATION_EVENTS_TOPIC,
+            logger: serviceLogger,
+            windowMs: config.events.dedupeWindowSeconds * 1000,
+            maxEntries: config.events.dedupeMaxEntries,
+          })
+          closers.push(() => recorded.close())
+          const events = createEventRecorder({ appender, recorded, logger: serviceLogger })
           const jobs = createElasticsearchStore<IngestionJob>(engines.elasticsearch, INGESTION_JOBS_INDEX)
           const documents = createDocumentIngestor({ producer, claims, jobs, logger: serviceLogger })
           const memoryStore = createMemoryStore(engines.elasticsearch)
-          const usageAppender = createCoalescingAppender(producer)
-          const recordUsage = (events: OutgoingEvent[]) => {
-            usageAppender.append(USAGE_TOPIC, events).catch((error: unknown) => {
-              serviceLogger.warn({ err: error }, 'usage events not recorded')
-            })
-          }
+          const usage = createBackgroundAppender(appender, USAGE_TOPIC, {
+            onError: (error, count) => serviceLogger.warn({ err: error, count }, 'usage events not recorded'),
+          })
+          closers.push(() => usage.flush())
+          const recordUsage = (events: OutgoingEvent[]) => usage.record(events)
           const memorySearch = createMemorySearch({
             elasticsearch: engines.elasticsearch,
             neo4j: engines.neo4j,
@@ -257,23 +313,15 @@ export async function startServices(
                 conversations: conversationStore,
                 logger: serviceLogger,
               }),
-              // After a user turn the agent most likely needs what is known about what the user just said.
-              anticipate: async (scope: { instanceId: string }, turn: AnticipatedTurn) => {
-                const { retrieval, storage } = configCommands.effective(scope.instanceId)
-                const found = await memorySearch.search(scope.instanceId, {
-                  query: turn.content.slice(0, 2000),
-                  user_id: turn.userId,
-                  ...(turn.customerId ? { customer_id: turn.customerId } : {}),
-                  limit: Math.min(retrieval.max_results, 5),
-                  mode: 'fast',
-                  graph: retrieval.graph_queries && storage.graph.enabled,
-                })
-                return found.hits.map(({ memory, score }) => ({
-                  memoryId: memory.id,
-                  content: memory.content,
-                  score,
-                }))
-              },
+              ...(config.events.anticipationConcurrency > 0
+                ? {
+                    anticipation: anticipationOf(
+                      memorySearch,
+                      configCommands,
+                      config.events.anticipationConcurrency,
+                    ),
+                  }
+                : {}),
               configs: {
                 commands: configCommands,
                 reports: createConfigReports(engines.clickhouse, configCommands),
@@ -284,6 +332,7 @@ export async function startServices(
             serviceLogger,
           )
           closers.push(() => gateway.close())
+          anticipationStats = () => gateway.anticipationStats()
           addresses.http = gateway.httpAddress
           addresses.grpc = gateway.grpcAddress
           break
@@ -344,21 +393,28 @@ export async function startServices(
             ...summarizerOf(config),
             logger: serviceLogger,
           })
+          const automaticCompaction = createAutomaticCompaction({
+            budgetOf: (instanceId) => configs.effective(instanceId).retrieval.context_budget,
+            compactIfOverBudget: (scope, conversationId, userId, correlationId) =>
+              compactor.compactIfOverBudget(scope, conversationId, userId, correlationId),
+            warn: (details, message) => serviceLogger.warn(details, message),
+          })
+          closers.push(() => automaticCompaction.stop())
           const projectors = await startProjectors(engines, serviceLogger, {
             configuration: { control, served, embedder: await sharedEmbedder() },
-            onConversationsGrown: createAutomaticCompaction({
-              budgetOf: (instanceId) => configs.effective(instanceId).retrieval.context_budget,
-              compactIfOverBudget: (scope, conversationId, userId, correlationId) =>
-                compactor.compactIfOverBudget(scope, conversationId, userId, correlationId),
-              warn: (details, message) => serviceLogger.warn(details, message),
-            }),
+            onConversationsGrown: (conversations) => automaticCompaction.grown(conversations),
           })
           closers.push(() => projectors.close())
           break
         }
       }
     }
-    return { addresses, close, ...(developmentInstance ? { developmentInstance } : {}) }
+    return {
+      addresses,
+      anticipationStats: () => anticipationStats(),
+      close,
+      ...(developmentInstance ? { developmentInstance } : {}),
+    }
   } catch (error) {
     await close()
     throw error

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createEventStream } from './eventStream.js'
+import { createEventStream, type EventStream } from './eventStream.js'
 
 // Nothing listens on port 1: the stream stays disconnected, so every event stays in the buffer.
 const unreachable = '127.0.0.1:1'
@@ -9,6 +9,11 @@ const turn = (index: number) => ({
   user_id: 'u',
   content: `turn ${index}`,
 })
+
+/** The first connection attempt fails at once (nothing listens): from then on the stream holds what it is sent. */
+async function untilDisconnected(stream: EventStream): Promise<void> {
+  while (stream.connection() !== 'disconnected') await new Promise((resolve) => setTimeout(resolve, 5))
+}
 
 describe('event stream buffer', () => {
   it('throws only when the stream was never started or was stopped', async () => {
@@ -43,6 +48,7 @@ describe('event stream buffer', () => {
       warn: (message) => warnings.push(message),
     })
     stream.start()
+    await untilDisconnected(stream)
     for (let index = 0; index < 5; index += 1) stream.send(turn(index))
     expect(stream.pending()).toBe(3)
     expect(warnings.filter((message) => message.includes('at most maxEvents'))).toHaveLength(2)
@@ -58,9 +64,10 @@ describe('event stream buffer', () => {
       maxAgeMs: 300_000,
       now: () => clock,
       backoff: { initialMs: 60_000 },
-      warn: (_message, context) => dropped.push(context.event_id),
+      warn: (_message, context) => dropped.push(...(context.event_ids as string[])),
     })
     stream.start()
+    await untilDisconnected(stream)
     const old = stream.send(turn(0))
     clock += 300_001
     stream.send(turn(1))

@@ -15,8 +15,11 @@ export {
 export * from './errors.js'
 export {
   createEventStream,
+  DEFAULT_STOP_DEADLINE_MS,
   type EventStream,
   type EventStreamOptions,
+  type HeldEvent,
+  type StopResult,
   type StreamEvent,
 } from './eventStream.js'
 export {

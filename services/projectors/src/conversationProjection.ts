@@ -60,7 +60,9 @@ export function createConversationProjection(
 /**
  * Compacts conversations that outgrew their budget, without reading every conversation after every batch: a
  * conversation is looked at once the turns written since its last look add up to a quarter of its budget. One look
- * at a time per conversation; a compaction already running elsewhere wins.
+ * at a time per conversation and at most `maxConcurrent` in the process (compaction hands turns to extraction: a
+ * fleet whose conversations all cross their budget at once must not starve the writer of turns); a compaction
+ * already running elsewhere wins.
  */
 export function createAutomaticCompaction(deps: {
   budgetOf: (instanceId: string) => number
@@ -73,27 +75,37 @@ export function createAutomaticCompaction(deps: {
   warn: (details: Record<string, unknown>, message: string) => void
   /** Turns are searchable after the index refresh (1 s): the look waits that long after the write. */
   settleMs?: number
+  /** Looks running at once. @default 2 */
+  maxConcurrent?: number
+  /** Runs `look` after `ms` (injected by tests). @default setTimeout, unref'd */
+  schedule?: (look: () => void, ms: number) => void
 }) {
+  const maxConcurrent = deps.maxConcurrent ?? 2
+  const schedule =
+    deps.schedule ??
+    ((look: () => void, ms: number) => {
+      setTimeout(look, ms).unref()
+    })
   const growth = new Map<string, number>()
+  /** Conversations being looked at, waiting to settle or waiting for a slot. */
   const looking = new Set<string>()
-  return (conversations: GrownConversation[]): void => {
-    for (const conversation of conversations) {
+  const ready: GrownConversation[] = []
+  let running = 0
+  let stopped = false
+  const idleWaiters: (() => void)[] = []
+
+  function pump(): void {
+    if (stopped && running === 0) for (const resolve of idleWaiters.splice(0)) resolve()
+    while (!stopped && running < maxConcurrent && ready.length > 0) {
+      const conversation = ready.shift() as GrownConversation
       const key = `${conversation.instanceId}/${conversation.conversationId}`
-      const total = (growth.get(key) ?? 0) + conversation.tokens
-      if (total < deps.budgetOf(conversation.instanceId) / 4 || looking.has(key)) {
-        growth.set(key, total)
-        continue
-      }
-      growth.delete(key)
-      looking.add(key)
-      new Promise((resolve) => setTimeout(resolve, deps.settleMs ?? 1500).unref())
-        .then(() =>
-          deps.compactIfOverBudget(
-            { instanceId: conversation.instanceId, clientId: conversation.clientId },
-            conversation.conversationId,
-            conversation.userId,
-            `automatic-compaction-${conversation.conversationId}`,
-          ),
+      running += 1
+      deps
+        .compactIfOverBudget(
+          { instanceId: conversation.instanceId, clientId: conversation.clientId },
+          conversation.conversationId,
+          conversation.userId,
+          `automatic-compaction-${conversation.conversationId}`,
         )
         .catch((error: unknown) => {
           if ((error as { code?: string }).code !== 'COMPACTION_IN_PROGRESS')
@@ -102,7 +114,41 @@ export function createAutomaticCompaction(deps: {
               'automatic compaction failed',
             )
         })
-        .finally(() => looking.delete(key))
+        .finally(() => {
+          running -= 1
+          looking.delete(key)
+          pump()
+        })
     }
+  }
+
+  return {
+    /** Reports conversations the writer just wrote turns to. */
+    grown(conversations: GrownConversation[]): void {
+      if (stopped) return
+      for (const conversation of conversations) {
+        const key = `${conversation.instanceId}/${conversation.conversationId}`
+        const total = (growth.get(key) ?? 0) + conversation.tokens
+        if (total < deps.budgetOf(conversation.instanceId) / 4 || looking.has(key)) {
+          growth.set(key, total)
+          continue
+        }
+        growth.delete(key)
+        looking.add(key)
+        schedule(() => {
+          ready.push(conversation)
+          pump()
+        }, deps.settleMs ?? 1500)
+      }
+    },
+    /** Starts nothing more; resolves once the compactions running now have finished. */
+    stop(): Promise<void> {
+      stopped = true
+      ready.length = 0
+      return new Promise<void>((resolve) => {
+        idleWaiters.push(resolve)
+        pump()
+      })
+    },
   }
 }

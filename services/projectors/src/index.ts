@@ -182,6 +182,8 @@ export async function startProjectors(
         logger: logger.child({ projection: 'conversations' }),
         groupId: group(projectionGroups.conversations),
         topics: [CONVERSATION_EVENTS_TOPIC, CONVERSATIONS_TOPIC],
+        // Turns must be readable soon after their ack: partitions are written side by side, not one after another.
+        partitionsConsumedConcurrently: 4,
         handleBatch: async (events, log) => {
           await projectConversations(events)
           log.debug({ events: events.length }, 'conversation events stored')
