@@ -5,15 +5,18 @@
  *   (c) the gRPC stream through the client library, subscribed to anticipated context
  *   (c') the same stream paced at BENCH_RATE events/s (default 1 000): latency of the path, not of a queue
  * The gateway runs in this process; the clients run in a process of their own (ingestLoad.ts), as agents do, one
- * scenario at a time, on the local stack. BENCH_EVENTS sets the events per scenario.
+ * scenario at a time, on the local stack. BENCH_EVENTS (20 000) events per scenario, in BENCH_ROUNDS (4) rounds
+ * that take (a), (b), (c) in a rotating order.
  */
 import { fork } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { createConsumerLagReader } from '@memory-service/shared'
 import { percentile, runId, startBench } from './benchSetup.js'
 import type { LoadJob, LoadResult, Scenario } from './ingestLoad.js'
 
-const total = Number(process.env.BENCH_EVENTS ?? 10_000)
+const total = Number(process.env.BENCH_EVENTS ?? 20_000)
 const pacedRate = Number(process.env.BENCH_RATE ?? 1000)
+const rounds = Number(process.env.BENCH_ROUNDS ?? 4)
 
 interface Result extends LoadResult {
   name: string
@@ -35,28 +38,78 @@ function runLoad(name: string, scenario: Scenario, events = total): Promise<Load
 }
 
 async function main(): Promise<void> {
-  const { services, instance, apiKey, baseUrl, close } = await startBench('bench', ['gateway'])
+  const { services, kafka, instance, apiKey, baseUrl, close } = await startBench('bench', ['gateway'])
   const { benchConfig } = await import('./benchSetup.js')
   const grpcAddress = services.addresses.grpc ?? ''
   const results: Result[] = []
-  const measure = async (name: string, label: string, scenario: Scenario, events = total) => {
+  // A round starts on a quiet system: whatever projects the rounds before (the projectors of `npm start`, when it
+  // runs beside) catches up first.
+  const lag = createConsumerLagReader(kafka)
+  const behind = async () =>
+    (await lag.read()).reduce(
+      (sum, group) => sum + ('lag' in group && !group.no_committed_offsets ? group.lag : 0),
+      0,
+    )
+  const settle = async () => {
+    // Until the lag is gone, or stops shrinking (a group nobody consumes now, `npm start` not running).
+    let previous = Infinity
+    for (let waited = 0; waited < 120; waited += 1) {
+      const current = await behind()
+      if (current < 100 || current >= previous) return
+      previous = current
+      await new Promise((resolve) => setTimeout(resolve, 1000))
+    }
+  }
+  const measure = async (name: string, label: string, scenario: Scenario, events: number) => {
     const result = await runLoad(name, scenario, events)
     if (result.notAccepted > 0 || result.acked !== result.events || result.ackedTwice > 0)
       throw new Error(
         `${label}: ${result.events} sent, ${result.acked} acknowledged (${result.ackedTwice} twice), ${result.notAccepted} not accepted`,
       )
-    results.push({ name: label, ...result })
+    const earlier = results.find((entry) => entry.name === label)
+    if (!earlier) return void results.push({ name: label, ...result })
+    earlier.events += result.events
+    earlier.seconds += result.seconds
+    earlier.latencies.push(...result.latencies)
+    earlier.anticipated += result.anticipated
   }
 
-  await measure('raw', '(a) raw kafkajs, 100/send', {
-    kind: 'raw',
-    brokers: benchConfig.kafka.brokers,
-    registryUrl: benchConfig.schemaRegistry.url,
-    instanceId: instance.instance_id,
-    clientId: instance.client_id,
-  })
-  await measure('http', '(b) POST /v1/events/batch, 100/request', { kind: 'http', baseUrl, apiKey })
-  await measure('grpc', '(c) gRPC stream (client library)', { kind: 'stream', address: grpcAddress, apiKey })
+  const scenarios: { name: string; label: string; scenario: Scenario }[] = [
+    {
+      name: 'raw',
+      label: '(a) raw kafkajs, 100/send',
+      scenario: {
+        kind: 'raw',
+        brokers: benchConfig.kafka.brokers,
+        registryUrl: benchConfig.schemaRegistry.url,
+        instanceId: instance.instance_id,
+        clientId: instance.client_id,
+      },
+    },
+    {
+      name: 'http',
+      label: '(b) POST /v1/events/batch, 100/request',
+      scenario: { kind: 'http', baseUrl, apiKey },
+    },
+    {
+      name: 'grpc',
+      label: '(c) gRPC stream (client library)',
+      scenario: { kind: 'stream', address: grpcAddress, apiKey },
+    },
+  ]
+  // The scenarios take turns in rounds, in a rotating order, so that what the machine does meanwhile (the servers,
+  // the projectors of `npm start` digesting earlier rounds) weighs on each of them alike.
+  for (let round = 0; round < rounds; round += 1) {
+    await settle()
+    for (let turn = 0; turn < scenarios.length; turn += 1) {
+      const { name, label, scenario } = scenarios[
+        (round + turn) % scenarios.length
+      ] as (typeof scenarios)[number]
+      await measure(`${name}-${round}`, label, scenario, Math.ceil(total / rounds))
+    }
+  }
+  results.sort((a, b) => a.name.localeCompare(b.name))
+  await settle()
   await measure(
     'paced',
     `(c') gRPC stream paced at ${pacedRate}/s`,
@@ -89,6 +142,7 @@ async function main(): Promise<void> {
   console.log(line(widths.map((width) => '-'.repeat(width))))
   for (const row of rows)
     console.log(line(columns.map((column) => (row as Record<string, string>)[column] ?? '')))
+  await lag.close()
   const stats = services.anticipationStats()
   const pushed = results.reduce((sum, result) => sum + result.anticipated, 0)
   console.log(

@@ -13,8 +13,7 @@ import {
   CONVERSATION_EVENT_SUBJECT,
   conversationEventRecordedSchema,
   createEventProducer,
-  createEventRecorder,
-  createEventIdTail,
+  createEventLogWriter,
   CONVERSATION_EVENTS_TOPIC,
   createClaimStore,
   IDEMPOTENCY_INDEX,
@@ -235,15 +234,21 @@ export async function startServices(
             owner: `gateway-${process.pid}-${randomUUID()}`,
           })
           const appender = createCoalescingAppender(producer)
-          const recorded = await createEventIdTail({
-            kafka: engines.kafka,
-            topic: CONVERSATION_EVENTS_TOPIC,
-            logger: serviceLogger,
-            windowMs: config.events.dedupeWindowSeconds * 1000,
-            maxEntries: config.events.dedupeMaxEntries,
-          })
-          closers.push(() => recorded.close())
-          const events = createEventRecorder({ appender, recorded, logger: serviceLogger })
+          // Conversation events are recorded on a thread of their own (its own producer and read-back of the log).
+          const events = await createEventLogWriter(
+            {
+              brokers: config.kafka.brokers,
+              clientId: `${config.kafka.clientId}-event-writer`,
+              registryUrl: config.schemaRegistry.url,
+              topic: CONVERSATION_EVENTS_TOPIC,
+              windowMs: config.events.dedupeWindowSeconds * 1000,
+              maxEntries: config.events.dedupeMaxEntries,
+              logLevel: config.log.level,
+              loggerName: 'memory-service',
+            },
+            serviceLogger,
+          )
+          closers.push(() => events.close())
           const jobs = createElasticsearchStore<IngestionJob>(engines.elasticsearch, INGESTION_JOBS_INDEX)
           const documents = createDocumentIngestor({ producer, claims, jobs, logger: serviceLogger })
           const memoryStore = createMemoryStore(engines.elasticsearch)

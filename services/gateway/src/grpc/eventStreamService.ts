@@ -54,9 +54,9 @@ export const ANTICIPATION_METADATA = 'x-anticipated-context'
 /** How long a closing stream waits for its anticipations still running or waiting before it ends. */
 const anticipationGraceMs = 3000
 /** Batches of one stream being recorded at once. */
-const maxBatchesInFlight = 4
+const maxBatchesInFlight = 8
 /** Events a second batch waits for while one is in flight. */
-const minConcurrentBatchEvents = 100
+const minConcurrentBatchEvents = 200
 /** Events of one stream waiting to be recorded before reading from it pauses. */
 const maxQueuedEvents = 2000
 /** One batch stays well under Kafka's 1 MB request limit per partition and keeps acks flowing. */
