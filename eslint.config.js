@@ -6,8 +6,7 @@ export default tseslint.config(
     ignores: [
       '**/node_modules/**',
       '**/dist/**',
-      'services/shared/src/contracts/generated/**',
-      'services/client/src/contracts/**',
+      'services/contracts/src/generated/**',
       'test-results/**',
     ],
   },

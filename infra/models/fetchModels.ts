@@ -24,7 +24,7 @@ import { writeFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { Readable, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import { loadConfig } from '@memory-service/shared'
+import { loadConfig } from '@memory-service/engines'
 import { cacheDir } from '../stack/environment.js'
 import type { Progress } from '../stack/stack.js'
 

@@ -1,7 +1,9 @@
 import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { defaultCacheDir } from '../../services/shared/src/config/loadConfig.js'
+// The same folder the services use; imported from the module itself: the test stack setup loads this file outside the
+// workspace's source condition.
+import { defaultCacheDir } from '../../services/engines/src/config/loadConfig.js'
 
 /** Downloads (Maven repository, archives) live here, outside the repository, so a warm machine re-downloads nothing. */
 export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {

@@ -1,6 +1,6 @@
 /** `npm run stack:up | stack:down | stack:status`: the local servers, without Docker when there is none. */
 import { writeFileSync } from 'node:fs'
-import { ConfigError } from '@memory-service/shared'
+import { ConfigError } from '@memory-service/engines'
 import { consumerGroupStatus, stackDown, stackStatus, stackUp } from './stack.js'
 
 const started = Date.now()

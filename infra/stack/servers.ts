@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { chmodSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { DependencyName } from '@memory-service/shared'
+import type { DependencyName } from '@memory-service/engines'
 import type { Jdk } from './environment.js'
 import { copyArtifact, copyDependencies, type MavenContext } from './maven.js'
 import type { LaunchSpec } from './processes.js'

@@ -8,16 +8,14 @@ import {
   createClickhouseStore,
   createLogger,
   connectEngines,
-  consumerGroupsToWatch,
-  consumerLag,
-  createKafka,
   loadConfig,
   runDependencyCheck,
-  type ConsumerGroupLag,
   type DependencyCheckResult,
   type Engines,
-  type ServiceConfig,
-} from '@memory-service/shared'
+} from '@memory-service/engines'
+import { consumerGroupsToWatch, consumerLag, type ConsumerGroupLag } from '@memory-service/log'
+import { createKafka } from '@memory-service/engines'
+import { type ServiceConfig } from '@memory-service/contracts'
 import { ensureEmbeddingModel } from '../models/fetchModels.js'
 import { cacheDir, commandExists, dockerEngineReachable, findJdks, pickJdk, type Jdk } from './environment.js'
 import { isAlive, launch, readPid, stopProcess } from './processes.js'

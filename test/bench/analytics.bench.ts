@@ -5,18 +5,17 @@
  * analyst would run on the raw table for the same numbers, in the same run.
  */
 import { performance } from 'node:perf_hooks'
+import { createClickhouseClient, createClickhouseStore } from '@memory-service/engines'
+import { createEventProducer } from '@memory-service/log'
+import { type OutgoingEvent } from '@memory-service/domain'
 import {
-  createClickhouseClient,
-  createClickhouseStore,
-  createEventProducer,
   USAGE_SUBJECT,
   USAGE_TOPIC,
   usageEvent,
   usageRecordedSchema,
-  type OutgoingEvent,
   type UsageMetric,
-} from '@memory-service/shared'
-import { clickhouseDataPath } from '../../services/shared/src/connectEngines.js'
+} from '@memory-service/domain'
+import { clickhouseDataPath } from '@memory-service/engines'
 import { benchConfig, percentile, runId, startBench } from './benchSetup.js'
 
 const total = Number(process.env.BENCH_USAGE_EVENTS ?? 1_000_000)

@@ -2,23 +2,14 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import {
-  createControlEventFactory,
-  createControlPlane,
-  createKafka,
-  createLogger,
-  createSchemaCodec,
-  createTenancyCommands,
-  loadConfig,
-  type CreatedInstance,
-  type SchemaCodec,
-} from '@memory-service/shared'
+import { createControlEventFactory } from '@memory-service/domain'
+import { createControlPlane } from '@memory-service/log'
+import { createKafka, createSchemaCodec, type SchemaCodec } from '@memory-service/engines'
+import { createLogger, loadConfig } from '@memory-service/engines'
+import { createTenancyCommands } from '@memory-service/commands'
+import { type CreatedInstance } from '@memory-service/contracts'
 import type { Kafka } from 'kafkajs'
-import {
-  startServices,
-  type RunningServices,
-  type ServiceName,
-} from '../../services/cli/src/startServices.js'
+import { startServices, type RunningServices, type ServiceName } from '@memory-service/cli'
 
 export const runId = Date.now().toString(36)
 

@@ -10,7 +10,7 @@
  */
 import { fork } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { createConsumerLagReader } from '@memory-service/shared'
+import { createConsumerLagReader } from '@memory-service/log'
 import { percentile, runId, startBench } from './benchSetup.js'
 import type { LoadJob, LoadResult, Scenario } from './ingestLoad.js'
 

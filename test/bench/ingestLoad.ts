@@ -8,12 +8,11 @@ import {
   CONVERSATION_EVENTS_TOPIC,
   conversationEventRecordedSchema,
   conversationKey,
-  createEventProducer,
-  createKafka,
-  createLogger,
-  createSchemaCodec,
   toRecordedEvent,
-} from '@memory-service/shared'
+} from '@memory-service/domain'
+import { createEventProducer } from '@memory-service/log'
+import { createKafka, createSchemaCodec } from '@memory-service/engines'
+import { createLogger } from '@memory-service/engines'
 import { createEventStream } from '@memory-service/client'
 
 export type Scenario =

@@ -8,8 +8,10 @@
  * PIPELINE_VISIBILITY_TIMEOUT_MS=0 leaves the projectors out). BENCH_DOCUMENTS sets the document count.
  */
 import { performance } from 'node:perf_hooks'
-import { createEmbedder, INGESTION_JOBS_TOPIC, type IngestionJobChanged } from '@memory-service/shared'
-import type { ServiceName } from '../../services/cli/src/startServices.js'
+import { createEmbedder } from '@memory-service/engines'
+import { INGESTION_JOBS_TOPIC } from '@memory-service/domain'
+import { type IngestionJobChanged } from '@memory-service/contracts'
+import type { ServiceName } from '@memory-service/cli'
 import { benchConfig, percentile, runId, startBench } from './benchSetup.js'
 
 const total = Number(process.env.BENCH_DOCUMENTS ?? 1_000)

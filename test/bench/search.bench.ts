@@ -15,15 +15,17 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, w
 import { availableParallelism, loadavg } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
+import { activeGraphGeneration } from '@memory-service/read-models'
+import { createCoalescingAppender, createEventProducer } from '@memory-service/log'
 import {
-  activeGraphGeneration,
-  createCoalescingAppender,
   createElasticsearchClient,
   createEmbedder,
-  createEventProducer,
   createNeo4jDriver,
   createNeo4jStore,
   defaultCacheDir,
+  type Embedder,
+} from '@memory-service/engines'
+import {
   entityIdFor,
   entityKey,
   MEMORIES_ALIAS,
@@ -31,9 +33,8 @@ import {
   MEMORY_SUBJECT,
   memoryChangedSchema,
   memoryIdFor,
-  type Embedder,
-  type MemoryChanged,
-} from '@memory-service/shared'
+} from '@memory-service/domain'
+import { type MemoryChanged } from '@memory-service/contracts'
 import { benchConfig, percentile, runId, startBench } from './benchSetup.js'
 
 const total = Number(process.env.BENCH_MEMORIES ?? 100_000)

@@ -24,7 +24,7 @@ import {
 } from '@memory-service/client'
 import { aiSdkSystemMessages, toAiSdkTool } from '@memory-service/client/ai-sdk'
 import { toOpenAiAgentsInstructions, toOpenAiAgentsTool } from '@memory-service/client/openai-agents'
-import type { CreatedInstance, TranscriptRequest } from '@memory-service/shared'
+import type { CreatedInstance, TranscriptRequest } from '@memory-service/contracts'
 import { eventually, startGatewayWithInstance, uniqueName } from '../support/testEngines.js'
 
 let harness: Awaited<ReturnType<typeof startGatewayWithInstance>>

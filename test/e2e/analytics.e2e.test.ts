@@ -4,17 +4,16 @@
  * was sent, counted here independently. A replayed event is counted once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createEventProducer, type EventProducer } from '@memory-service/log'
+import { type OutgoingEvent } from '@memory-service/domain'
 import {
-  createEventProducer,
   USAGE_SUBJECT,
   USAGE_TOPIC,
   usageEvent,
   usageRecordedSchema,
-  type CreatedInstance,
-  type EventProducer,
-  type OutgoingEvent,
   type UsageMetric,
-} from '@memory-service/shared'
+} from '@memory-service/domain'
+import { type CreatedInstance } from '@memory-service/contracts'
 import { eventually, startGatewayWithInstance } from '../support/testEngines.js'
 
 let harness: Awaited<ReturnType<typeof startGatewayWithInstance>>

@@ -4,8 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEventStream, createMemoryClient, type MemoryClient } from '@memory-service/client'
-import type { AnticipatedContext__Output } from '@memory-service/shared/proto/memory/v1/AnticipatedContext'
-import type { EventAck__Output } from '@memory-service/shared/proto/memory/v1/EventAck'
+import type { AnticipatedContext__Output } from '@memory-service/contracts/proto/memory/v1/AnticipatedContext'
+import type { EventAck__Output } from '@memory-service/contracts/proto/memory/v1/EventAck'
 import { eventually, startGatewayWithInstance, uniqueName } from '../support/testEngines.js'
 
 let harness: Awaited<ReturnType<typeof startGatewayWithInstance>>

@@ -13,14 +13,10 @@ import {
   RateLimitError,
   type MemoryClient,
 } from '@memory-service/client'
-import {
-  allPermissions,
-  createClaimStore,
-  createElasticsearchClient,
-  IDEMPOTENCY_INDEX,
-  type CreatedInstance,
-  type TranscriptRequest,
-} from '@memory-service/shared'
+import { allPermissions } from '@memory-service/domain'
+import { createClaimStore, IDEMPOTENCY_INDEX } from '@memory-service/commands'
+import { createElasticsearchClient } from '@memory-service/engines'
+import { type CreatedInstance, type TranscriptRequest } from '@memory-service/contracts'
 import { eventually, startGatewayWithInstance, uniqueName } from '../support/testEngines.js'
 
 let harness: Awaited<ReturnType<typeof startGatewayWithInstance>>

@@ -4,7 +4,8 @@
  * search defaults and what the projections store, and a change that rebuilds the projections from the log.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { allPermissions, type CreatedInstance } from '@memory-service/shared'
+import { allPermissions } from '@memory-service/domain'
+import { type CreatedInstance } from '@memory-service/contracts'
 import { eventually, startGatewayWithInstance, uniqueName } from '../support/testEngines.js'
 
 let harness: Awaited<ReturnType<typeof startGatewayWithInstance>>

@@ -5,13 +5,9 @@
  */
 import type { Client } from '@elastic/elasticsearch'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  createClaimStore,
-  createElasticsearchClient,
-  IDEMPOTENCY_INDEX,
-  type ClaimStore,
-  type CreatedInstance,
-} from '@memory-service/shared'
+import { createClaimStore, IDEMPOTENCY_INDEX, type ClaimStore } from '@memory-service/commands'
+import { createElasticsearchClient } from '@memory-service/engines'
+import { type CreatedInstance } from '@memory-service/contracts'
 import { eventually, startGatewayWithInstance, uniqueName } from '../support/testEngines.js'
 
 let harness: Awaited<ReturnType<typeof startGatewayWithInstance>>

@@ -3,7 +3,8 @@
  * document_id reuse refused (409) even under concurrency, counted in Kafka itself.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DOCUMENTS_TOPIC, type CreatedInstance, type DocumentAccepted } from '@memory-service/shared'
+import { DOCUMENTS_TOPIC } from '@memory-service/domain'
+import { type CreatedInstance, type DocumentAccepted } from '@memory-service/contracts'
 import { readTopicToEnd, startGatewayWithInstance, uniqueName } from '../support/testEngines.js'
 
 let harness: Awaited<ReturnType<typeof startGatewayWithInstance>>

@@ -6,17 +6,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   CONVERSATION_EVENTS_TOPIC,
   createControlEventFactory,
-  createControlPlane,
-  createKafka,
-  createSchemaCodec,
-  createTenancyCommands,
   permissionPresets,
-  type ControlPlane,
+} from '@memory-service/domain'
+import { createControlPlane, type ControlPlane } from '@memory-service/log'
+import { createKafka, createSchemaCodec } from '@memory-service/engines'
+import { createTenancyCommands } from '@memory-service/commands'
+import {
   type ConversationEventRecorded,
   type CreatedInstance,
   type EventBatchResponse,
-} from '@memory-service/shared'
-import { startServices, type RunningServices } from '../../services/cli/src/startServices.js'
+} from '@memory-service/contracts'
+import { startServices, type RunningServices } from '@memory-service/cli'
 import { eventually, readTopicToEnd, testConfig, testLogger, uniqueName } from '../support/testEngines.js'
 
 const config = testConfig({ HTTP_PORT: '0', GRPC_PORT: '0', RATE_LIMIT_GROUP: uniqueName('gateways') })

@@ -3,14 +3,11 @@
  * once, in order; nothing lost or doubled when the gateway dies mid-stream and the client reconnects.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  CONVERSATION_EVENTS_TOPIC,
-  type ConversationEventRecorded,
-  type CreatedInstance,
-} from '@memory-service/shared'
+import { CONVERSATION_EVENTS_TOPIC } from '@memory-service/domain'
+import { type ConversationEventRecorded, type CreatedInstance } from '@memory-service/contracts'
 import { AuthenticationError, createEventStream, type MemoryServiceClientError } from '@memory-service/client'
-import type { EventAck__Output } from '@memory-service/shared/proto/memory/v1/EventAck'
-import { startServices, type RunningServices } from '../../services/cli/src/startServices.js'
+import type { EventAck__Output } from '@memory-service/contracts/proto/memory/v1/EventAck'
+import { startServices, type RunningServices } from '@memory-service/cli'
 import {
   eventually,
   readTopicToEnd,

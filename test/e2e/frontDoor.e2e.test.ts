@@ -4,19 +4,12 @@
  */
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  CONTROL_TOPIC,
-  createControlEventFactory,
-  createControlPlane,
-  createKafka,
-  createSchemaCodec,
-  createTenancyCommands,
-  permissionPresets,
-  type ControlPlane,
-  type CreatedInstance,
-  type TenancyCommands,
-} from '@memory-service/shared'
-import { startServices, type RunningServices } from '../../services/cli/src/startServices.js'
+import { CONTROL_TOPIC, createControlPlane, type ControlPlane } from '@memory-service/log'
+import { createKafka, createSchemaCodec } from '@memory-service/engines'
+import { createControlEventFactory, permissionPresets } from '@memory-service/domain'
+import { createTenancyCommands, type TenancyCommands } from '@memory-service/commands'
+import { type CreatedInstance } from '@memory-service/contracts'
+import { startServices, type RunningServices } from '@memory-service/cli'
 import { eventually, testConfig, testLogger, uniqueName } from '../support/testEngines.js'
 
 // A rate-limit group of its own: no other gateway of this test run takes a share of the limits.

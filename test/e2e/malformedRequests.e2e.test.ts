@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { permissionPresets } from '@memory-service/shared'
+import { permissionPresets } from '@memory-service/domain'
 import { eventually, startGatewayWithInstance } from '../support/testEngines.js'
 
 let harness: Awaited<ReturnType<typeof startGatewayWithInstance>>

@@ -6,10 +6,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   createEventProducer,
-  createNeo4jDriver,
-  createNeo4jStore,
   DEAD_LETTER_TOPIC,
   deadLetterHeaders,
+  type EventProducer,
+} from '@memory-service/log'
+import { createNeo4jDriver, createNeo4jStore, type Neo4jStore } from '@memory-service/engines'
+import {
   DOCUMENT_SUBJECT,
   DOCUMENTS_TOPIC,
   documentAcceptedSchema,
@@ -17,13 +19,13 @@ import {
   MEMORIES_TOPIC,
   MEMORY_SUBJECT,
   memoryChangedSchema,
+} from '@memory-service/domain'
+import {
   type CreatedInstance,
   type DocumentAccepted,
-  type EventProducer,
   type Memory,
   type MemoryChanged,
-  type Neo4jStore,
-} from '@memory-service/shared'
+} from '@memory-service/contracts'
 import { faultMarkers } from '../support/faultInjection.js'
 import { eventually, readTopicToEnd, startGatewayWithInstance, uniqueName } from '../support/testEngines.js'
 
@@ -157,7 +159,7 @@ describe('a document through every stage', () => {
   })
 
   it('stores the memories with their vectors in Elasticsearch and their entities in Neo4j', async () => {
-    const { elasticsearch } = await import('@memory-service/shared').then((shared) => ({
+    const { elasticsearch } = await import('@memory-service/engines').then((shared) => ({
       elasticsearch: shared.createElasticsearchClient(harness.config.elasticsearch),
     }))
     try {

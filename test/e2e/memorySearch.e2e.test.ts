@@ -3,7 +3,8 @@
  * by entity (graph); scopes never leak across users, customers or instances; filters, limits and invalid bodies.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { USAGE_TOPIC, type CreatedInstance, type Memory, type UsageRecorded } from '@memory-service/shared'
+import { USAGE_TOPIC } from '@memory-service/domain'
+import { type CreatedInstance, type Memory, type UsageRecorded } from '@memory-service/contracts'
 import { eventually, readTopicToEnd, startGatewayWithInstance, uniqueName } from '../support/testEngines.js'
 
 let harness: Awaited<ReturnType<typeof startGatewayWithInstance>>

@@ -8,12 +8,12 @@ import {
   createElasticsearchClient,
   createNeo4jDriver,
   createNeo4jStore,
-  MEMORIES_ALIAS,
-  type Memory,
   type Neo4jStore,
-} from '@memory-service/shared'
+} from '@memory-service/engines'
+import { MEMORIES_ALIAS } from '@memory-service/domain'
+import { type Memory } from '@memory-service/contracts'
 import type { Client } from '@elastic/elasticsearch'
-import { runReplay } from '../../services/cli/src/replayCommand.js'
+import { runReplay } from '@memory-service/cli'
 import { eventually, startGatewayWithInstance, uniqueName } from '../support/testEngines.js'
 
 let harness: Awaited<ReturnType<typeof startGatewayWithInstance>>

@@ -11,8 +11,8 @@ import * as grpc from '@grpc/grpc-js'
 import * as protoLoader from '@grpc/proto-loader'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMemoryClient } from '@memory-service/client'
-import type { ProtoGrpcType } from '@memory-service/shared/proto/health'
-import type { HealthCheckResponse__Output } from '@memory-service/shared/proto/grpc/health/v1/HealthCheckResponse'
+import type { ProtoGrpcType } from '@memory-service/contracts/proto/health'
+import type { HealthCheckResponse__Output } from '@memory-service/contracts/proto/grpc/health/v1/HealthCheckResponse'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 let service: ChildProcess
@@ -126,7 +126,7 @@ describe('memory-service start', () => {
 
   it('created the declared topics before reporting ready', async () => {
     const { createKafka, createTopicAdmin, createLogger, loadEngineDeclarations } =
-      await import('@memory-service/shared')
+      await import('@memory-service/engines')
     const admin = await createTopicAdmin(
       createKafka({
         brokers: ['127.0.0.1:9092'],

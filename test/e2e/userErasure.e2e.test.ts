@@ -13,13 +13,15 @@ import {
   turnDocumentId,
   CONVERSATIONS_INDEX,
   createConversationStore,
+} from '@memory-service/read-models'
+import {
   createElasticsearchClient,
   createNeo4jDriver,
   createNeo4jStore,
-  MEMORIES_ALIAS,
   type Neo4jStore,
-} from '@memory-service/shared'
-import { createConversationProjection } from '@memory-service/projectors'
+} from '@memory-service/engines'
+import { MEMORIES_ALIAS } from '@memory-service/domain'
+import { createConversationProjection } from '@memory-service/read-models'
 import { eventually, startGatewayWithInstance, uniqueName } from '../support/testEngines.js'
 
 let harness: Awaited<ReturnType<typeof startGatewayWithInstance>>

@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { defaultCacheDir } from '@memory-service/shared'
+import { defaultCacheDir } from '@memory-service/engines'
 import { startBench } from '../bench/benchSetup.js'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')

@@ -2,7 +2,8 @@
  * Faults injected into the pipeline's models for e2e tests, triggered by markers in the document text, so every
  * other document goes through the real extractor and the real embedding model.
  */
-import { EmbeddingError, ExtractionError, type Embedder, type Extractor } from '@memory-service/shared'
+import { EmbeddingError, type Embedder } from '@memory-service/engines'
+import { ExtractionError, type Extractor } from '@memory-service/domain'
 
 export const faultMarkers = {
   /** The extractor is unavailable every time (transient): retried, then dead-lettered; the job fails. */

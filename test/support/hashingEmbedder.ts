@@ -3,7 +3,7 @@
  * same text always the same vector, and nothing is loaded. Deliberately not part of services/shared and not
  * selectable by configuration, so it can never embed real memories.
  */
-import type { Embedder } from '@memory-service/shared'
+import type { Embedder } from '@memory-service/engines'
 
 /** FNV-1a, 32 bit: fast, stable across runs and platforms, and good enough to spread words over the buckets. */
 function fnv1a(text: string): number {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
-import { createLogger, loadConfig, type Logger, type ServiceConfig } from '@memory-service/shared'
+import { createLogger, loadConfig, type Logger } from '@memory-service/engines'
+import { type ServiceConfig } from '@memory-service/contracts'
 
 /** The configuration every test process runs with: the local stack's addresses unless the environment says otherwise. */
 export function testConfig(overrides: Partial<NodeJS.ProcessEnv> = {}): ServiceConfig {
@@ -40,7 +41,7 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
 // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the caller names what the topic holds
 export async function readTopicToEnd<T>(
   kafka: import('kafkajs').Kafka,
-  codec: import('@memory-service/shared').SchemaCodec,
+  codec: import('@memory-service/engines').SchemaCodec,
   topic: string,
 ): Promise<{ value: T; headers: Record<string, string>; partition: number; offset: string }[]> {
   const admin = kafka.admin()
@@ -89,7 +90,12 @@ export async function readTopicToEnd<T>(
 export async function startGatewayWithInstance(name: string, options: { withWorkers?: boolean } = {}) {
   const { startServices } = await import('../../services/cli/src/startServices.js')
   const { withInjectedFaults } = await import('./faultInjection.js')
-  const shared = await import('@memory-service/shared')
+  const shared = {
+    ...(await import('@memory-service/engines')),
+    ...(await import('@memory-service/log')),
+    ...(await import('@memory-service/domain')),
+    ...(await import('@memory-service/commands')),
+  }
   const rateLimitGroup = uniqueName('gateways')
   const config = testConfig({
     HTTP_PORT: '0',

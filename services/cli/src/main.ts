@@ -2,8 +2,8 @@
  * `memory-service` command line: `start [gateway|pipeline|projectors …]` runs the named services (all of them by
  * default) in this process.
  */
-import { ConfigError, createLogger, listConfigVariables, loadConfig } from '@memory-service/shared'
-import { AppError, toErrorBody } from '@memory-service/shared'
+import { ConfigError, createLogger, listConfigVariables, loadConfig } from '@memory-service/engines'
+import { AppError, toErrorBody } from '@memory-service/domain'
 import { isServiceName, serviceNames, startServices, type ServiceName } from './startServices.js'
 import { replayUsage, runReplay } from './replayCommand.js'
 import { mcpUsage, runMcpServer } from './mcpServer.js'

@@ -1,16 +1,8 @@
-import {
-  connectLogAndProjections,
-  createControlPlane,
-  createEmbedder,
-  type Logger,
-  type ServiceConfig,
-} from '@memory-service/shared'
-import {
-  createPolicyLookup,
-  rebuildProjection,
-  type RebuildReport,
-  type RebuildStart,
-} from '@memory-service/projectors'
+import { connectLogAndProjections, createEmbedder, type Logger } from '@memory-service/engines'
+import { createControlPlane } from '@memory-service/log'
+import { type ServiceConfig } from '@memory-service/contracts'
+import { createPolicyLookup } from '@memory-service/projectors'
+import { rebuildProjection, type RebuildReport, type RebuildStart } from '@memory-service/read-models'
 
 export const replayUsage = `  replay --projection vector|graph|all [--from-beginning | --from <ISO timestamp>]
                       rebuild projections from the log into a new generation, then switch readers to it`

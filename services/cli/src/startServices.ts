@@ -4,63 +4,70 @@ import {
   createLogger,
   loadEngineDeclarations,
   provisionEngines,
-  createTopicAdmin,
-  createControlPlane,
-  createControlEventFactory,
-  createTenancyCommands,
-  createGroupPresence,
-  CONTROL_TOPIC,
-  CONVERSATION_EVENT_SUBJECT,
-  conversationEventRecordedSchema,
-  createEventProducer,
-  createEventLogWriter,
-  CONVERSATION_EVENTS_TOPIC,
-  createClaimStore,
-  IDEMPOTENCY_INDEX,
-  DOCUMENT_SUBJECT,
-  documentAcceptedSchema,
-  createDocumentIngestor,
   createElasticsearchStore,
-  INGESTION_JOBS_INDEX,
-  type IngestionJob,
   type Embedder,
-  type Extractor,
   createEmbedder,
   createBatchingEmbedder,
-  createMemoryStore,
-  createMemoryEditor,
+  type Logger,
+  createLlmSummarizer,
+  type Summarizer,
+} from '@memory-service/engines'
+import { createTopicAdmin } from '@memory-service/engines'
+import {
+  createControlPlane,
+  createGroupPresence,
+  CONTROL_TOPIC,
+  createEventProducer,
+  createEventLogWriter,
+  createCoalescingAppender,
+  createBackgroundAppender,
+  type ControlPlane,
+} from '@memory-service/log'
+import { type OutgoingEvent } from '@memory-service/domain'
+import {
+  createControlEventFactory,
+  CONVERSATION_EVENT_SUBJECT,
+  conversationEventRecordedSchema,
+  CONVERSATION_EVENTS_TOPIC,
+  DOCUMENT_SUBJECT,
+  documentAcceptedSchema,
+  INGESTION_JOBS_INDEX,
+  type IngestionJob,
+  type Extractor,
   mergeContent,
   MEMORY_SUBJECT,
   memoryChangedSchema,
-  type Logger,
-  type ServiceConfig,
-  type OutgoingEvent,
-  createCoalescingAppender,
-  createBackgroundAppender,
-  createMemorySearch,
-  type MemorySearch,
-  type ConfigCommands,
-  createAnalyticsReports,
-  createAnalyticsStore,
   parseTokenPrices,
   USAGE_SUBJECT,
   USAGE_TOPIC,
   usageRecordedSchema,
-  type CreatedInstance,
-  type ControlPlane,
+  CONVERSATION_COMPACTED_SUBJECT,
+  conversationCompactedSchema,
+} from '@memory-service/domain'
+import {
+  createTenancyCommands,
+  createClaimStore,
+  IDEMPOTENCY_INDEX,
+  createDocumentIngestor,
+  createMemoryEditor,
+  type ConfigCommands,
   createConfigCommands,
-  createConfigReports,
   createConversations,
-  createConversationStore,
-  createLlmSummarizer,
   createCompactor,
-  type Summarizer,
   createUserErasure,
   USER_DATA_ERASED_SUBJECT,
   userDataErasedSchema,
-  CONVERSATION_COMPACTED_SUBJECT,
-  conversationCompactedSchema,
-} from '@memory-service/shared'
+} from '@memory-service/commands'
+import {
+  createMemoryStore,
+  createMemorySearch,
+  type MemorySearch,
+  createAnalyticsReports,
+  createAnalyticsStore,
+  createConfigReports,
+  createConversationStore,
+} from '@memory-service/read-models'
+import { type ServiceConfig, type CreatedInstance } from '@memory-service/contracts'
 import {
   createMemoryPresence,
   startGateway,
@@ -68,8 +75,11 @@ import {
   type AnticipationStats,
   type GatewayDependencies,
 } from '@memory-service/gateway'
-import { analyzeEditedContent, createExtractor, startPipeline } from '@memory-service/pipeline'
-import { createAutomaticCompaction, createPolicyLookup, startProjectors } from '@memory-service/projectors'
+import { analyzeEditedContent } from '@memory-service/domain'
+import { createExtractor } from '@memory-service/pipeline'
+import { startPipeline } from '@memory-service/pipeline'
+import { createAutomaticCompaction } from '@memory-service/read-models'
+import { createPolicyLookup, startProjectors } from '@memory-service/projectors'
 
 /**
  * After a user turn the agent most likely needs what is known about what the user just said: a fast search, once

@@ -1,18 +1,17 @@
 import { randomUUID } from 'node:crypto'
 import {
   createControlEventFactory,
-  createControlPlane,
-  createKafka,
-  createLogger,
-  createSchemaCodec,
-  createTenancyCommands,
   isPermission,
   listInstances,
   permissionPresets,
   type Permission,
-  type ServiceConfig,
   type Tier,
-} from '@memory-service/shared'
+} from '@memory-service/domain'
+import { createControlPlane } from '@memory-service/log'
+import { createKafka, createSchemaCodec } from '@memory-service/engines'
+import { createLogger } from '@memory-service/engines'
+import { createTenancyCommands } from '@memory-service/commands'
+import { type ServiceConfig } from '@memory-service/contracts'
 
 export const tenancyUsage = `  instances create --name NAME --tier free|pro|enterprise [--client cli_…] [--rpm N --burst N]
   instances list --client cli_… [--page N] [--page-size N]

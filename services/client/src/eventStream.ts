@@ -2,22 +2,25 @@ import { randomUUID } from 'node:crypto'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import * as grpc from '@grpc/grpc-js'
 import * as protoLoader from '@grpc/proto-loader'
-import type { ConversationEvent } from './contracts/index.js'
-import type { ProtoGrpcType } from './contracts/proto/event_stream.js'
-import type { ClientMessage } from './contracts/proto/memory/v1/ClientMessage.js'
-import type { EventAck__Output } from './contracts/proto/memory/v1/EventAck.js'
-import type { AnticipatedContext__Output } from './contracts/proto/memory/v1/AnticipatedContext.js'
-import type { ServerMessage__Output } from './contracts/proto/memory/v1/ServerMessage.js'
+import type { ConversationEvent } from '@memory-service/contracts'
+import type { ProtoGrpcType } from '@memory-service/contracts/proto/event_stream'
+import type { ClientMessage } from '@memory-service/contracts/proto/memory/v1/ClientMessage'
+import type { EventAck__Output } from '@memory-service/contracts/proto/memory/v1/EventAck'
+import type { AnticipatedContext__Output } from '@memory-service/contracts/proto/memory/v1/AnticipatedContext'
+import type { ServerMessage__Output } from '@memory-service/contracts/proto/memory/v1/ServerMessage'
 import { AuthenticationError, errorForGrpcStatus, type MemoryServiceClientError } from './errors.js'
 
-// The contract: packed next to dist/ in the published package, at the repository root in a checkout.
-const here = dirname(fileURLToPath(import.meta.url))
-const protoDir =
-  [resolve(here, '../proto'), resolve(here, '../../../proto')].find((dir) =>
-    existsSync(resolve(dir, 'memory/v1/event_stream.proto')),
-  ) ?? resolve(here, '../../../proto')
+// The contract: packed next to dist/ in the published package; in a checkout, the `@memory-service/proto` package.
+const packed = resolve(dirname(fileURLToPath(import.meta.url)), '../proto')
+const protoDir = existsSync(resolve(packed, 'memory/v1/event_stream.proto'))
+  ? packed
+  : resolve(
+      dirname(createRequire(import.meta.url).resolve('@memory-service/proto/memory/v1/event_stream.proto')),
+      '../..',
+    )
 
 /** An event as POST /v1/events/batch takes it (schemas/rest/ConversationEvent.schema.json). */
 export type StreamEvent = ConversationEvent

@@ -39,7 +39,7 @@ import type {
   Readiness,
   TranscriptAccepted,
   TranscriptRequest,
-} from './contracts/index.js'
+} from '@memory-service/contracts'
 import { errorForStatus, MemoryServiceClientError } from './errors.js'
 import {
   defaultRetryPolicy,

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createLogger, emptyControlState, type Readiness } from '@memory-service/shared'
+import { createLogger } from '@memory-service/engines'
+import { emptyControlState } from '@memory-service/domain'
+import { type Readiness } from '@memory-service/contracts'
 import { buildApp } from '@memory-service/gateway'
 import {
   AuthenticationError,

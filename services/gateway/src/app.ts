@@ -4,19 +4,14 @@ import swaggerUi from '@fastify/swagger-ui'
 import { Ajv } from 'ajv'
 import addFormats from 'ajv-formats'
 import { readdirSync, readFileSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import {
-  AppError,
-  type ControlState,
-  type Logger,
-  type Readiness,
-  type TenancyCommands,
-  type EventRecorder,
-  type AnalyticsReports,
-  type Conversations,
-  type UserErasure,
-} from '@memory-service/shared'
+import { dirname, join } from 'node:path'
+import { AppError, type ControlState } from '@memory-service/domain'
+import { type Logger } from '@memory-service/engines'
+import { type Readiness } from '@memory-service/contracts'
+import { contractSchemaPath } from '@memory-service/contracts/files'
+import { type TenancyCommands, type Conversations, type UserErasure } from '@memory-service/commands'
+import { type EventRecorder } from '@memory-service/log'
+import { type AnalyticsReports } from '@memory-service/read-models'
 import { CORRELATION_ID_RESPONSE_HEADER, correlationIdFrom } from './http/correlationId.js'
 import { handleError } from './http/errorHandler.js'
 import { registerFrontDoor } from './http/frontDoor.js'
@@ -30,7 +25,7 @@ import { registerConfigRoutes, type ConfigRouteDependencies } from './routes/con
 import { registerConversationRoutes } from './routes/conversationRoutes.js'
 import { registerUserRoutes } from './routes/userRoutes.js'
 
-const restSchemasDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../../schemas/rest')
+const restSchemasDir = dirname(contractSchemaPath('rest/Memory.schema.json'))
 
 /** Every public REST body schema, by its file name ($id), for routes to reference with `$ref`. */
 function restSchemas(): { $id: string }[] {

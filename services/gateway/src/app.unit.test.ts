@@ -1,7 +1,10 @@
+import { contractSchemaPath } from '@memory-service/contracts/files'
 import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { FastifyInstance } from 'fastify'
-import { AppError, createLogger, emptyControlState, type Readiness } from '@memory-service/shared'
+import { AppError, emptyControlState } from '@memory-service/domain'
+import { createLogger } from '@memory-service/engines'
+import { type Readiness } from '@memory-service/contracts'
 import { buildApp } from './app.js'
 
 const allUp: Readiness = {
@@ -86,9 +89,7 @@ describe('API reference', () => {
     })
     const document = await app.inject({ method: 'GET', url: '/openapi.json' })
     expect(document.statusCode).toBe(200)
-    const committed: unknown = JSON.parse(
-      readFileSync(new URL('../../../schemas/openapi.json', import.meta.url), 'utf8'),
-    )
+    const committed: unknown = JSON.parse(readFileSync(contractSchemaPath('openapi.json'), 'utf8'))
     expect(document.json()).toEqual(committed)
     const page = await app.inject({ method: 'GET', url: '/docs/' })
     expect(page.statusCode).toBe(200)

@@ -2,19 +2,15 @@ import type { AnticipationStats } from './grpc/anticipationScheduler.js'
 import type { EventStreamDependencies } from './grpc/eventStreamService.js'
 import {
   checkDependencies,
-  createConsumerLagReader,
-  type ControlPlane,
   type Engines,
   type Logger,
-  type ServiceConfig,
-  type TenancyCommands,
-  type EventRecorder,
-  type DocumentIngestor,
   type ElasticsearchStore,
-  type IngestionJob,
-  type MemoryEditor,
-  type MemoryStore,
-} from '@memory-service/shared'
+} from '@memory-service/engines'
+import { createConsumerLagReader, type ControlPlane, type EventRecorder } from '@memory-service/log'
+import { type ServiceConfig } from '@memory-service/contracts'
+import { type TenancyCommands, type DocumentIngestor, type MemoryEditor } from '@memory-service/commands'
+import { type IngestionJob } from '@memory-service/domain'
+import { type MemoryStore } from '@memory-service/read-models'
 import { buildApp, type AppDependencies } from './app.js'
 import { startGrpcServer } from './grpc/grpcServer.js'
 import { createRateLimiter } from './http/rateLimiter.js'

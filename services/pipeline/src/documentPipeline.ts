@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import {
   categorize,
-  EmbeddingError,
   ExtractionError,
   finishJob,
-  ModelServiceError,
   isTerminal,
   memoryIdFor,
   queuedJobOf,
@@ -12,23 +10,23 @@ import {
   startProcessing,
   usageEvent,
   validateExtractionResult,
-  type ConsumedEvent,
-  type DeadLetterError,
-  type DeadLetterWriter,
-  type DocumentAccepted,
-  type Embedder,
   type ExtractedStatement,
   type ExtractionResult,
   type Extractor,
-  type IngestionJobChanged,
   type JobStatus,
-  type Logger,
-  type MemoryChanged,
-  type OutgoingEvent,
   type StageError,
-} from '@memory-service/shared'
-import { resolveEntities, type StoredEntity, type ResolvedStatement } from './entityResolution.js'
-import { RetriesExhausted, withRetry, type RetryPolicy } from './retry.js'
+} from '@memory-service/domain'
+import { EmbeddingError, type Embedder, type Logger } from '@memory-service/engines'
+import { ModelServiceError } from '@memory-service/domain'
+import { type ConsumedEvent, type DeadLetterError, type DeadLetterWriter } from '@memory-service/log'
+import { type OutgoingEvent } from '@memory-service/domain'
+import {
+  type DocumentAccepted,
+  type IngestionJobChanged,
+  type MemoryChanged,
+} from '@memory-service/contracts'
+import { resolveEntities, type StoredEntity, type ResolvedStatement } from '@memory-service/domain'
+import { RetriesExhausted, withRetry, type RetryPolicy } from '@memory-service/domain'
 
 /** What the pipeline needs from the outside world; the worker wires engines in, tests inject faults. */
 export interface PipelinePorts {

@@ -1,19 +1,18 @@
 import { describe, expect, it } from 'vitest'
+import { EmbeddingError, type Embedder, createLogger } from '@memory-service/engines'
 import {
-  EmbeddingError,
   ExtractionError,
-  type ConsumedEvent,
-  type DeadLetterError,
-  type DocumentAccepted,
-  type Embedder,
   type ExtractedStatement,
   type Extractor,
-  type IngestionJobChanged,
   type JobStatus,
+} from '@memory-service/domain'
+import { type ConsumedEvent, type DeadLetterError } from '@memory-service/log'
+import { type OutgoingEvent } from '@memory-service/domain'
+import {
+  type DocumentAccepted,
+  type IngestionJobChanged,
   type MemoryChanged,
-  type OutgoingEvent,
-  createLogger,
-} from '@memory-service/shared'
+} from '@memory-service/contracts'
 import { createDocumentPipeline } from './documentPipeline.js'
 
 const accepted: DocumentAccepted = {

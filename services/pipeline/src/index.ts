@@ -1,12 +1,19 @@
+import { activeGraphGeneration } from '@memory-service/read-models'
 import {
-  activeGraphGeneration,
   serviceConsumerGroups,
-  checkDependencies,
   createCoalescingAppender,
   createDeadLetterWriter,
-  createElasticsearchStore,
   createEventConsumer,
   createEventProducer,
+} from '@memory-service/log'
+import {
+  checkDependencies,
+  createElasticsearchStore,
+  type Embedder,
+  type Engines,
+  type Logger,
+} from '@memory-service/engines'
+import {
   DOCUMENT_SUBJECT,
   documentAcceptedSchema,
   DOCUMENTS_TOPIC,
@@ -22,21 +29,18 @@ import {
   USAGE_SUBJECT,
   USAGE_TOPIC,
   usageRecordedSchema,
-  type DocumentAccepted,
-  type Embedder,
-  type Engines,
   type Extractor,
   type IngestionJob,
-  type Logger,
-  type ServiceConfig,
-} from '@memory-service/shared'
+} from '@memory-service/domain'
+import { type DocumentAccepted, type ServiceConfig } from '@memory-service/contracts'
 import { createDocumentPipeline } from './documentPipeline.js'
-import type { StoredEntity } from './entityResolution.js'
+import type { StoredEntity } from '@memory-service/domain'
 
 export { createDocumentPipeline, type PipelinePorts, type DocumentOutcome } from './documentPipeline.js'
-export { resolveEntities, type StoredEntity } from './entityResolution.js'
-export { withRetry, RetriesExhausted } from './retry.js'
-export { analyzeEditedContent, createExtractor } from './models.js'
+export { resolveEntities, type StoredEntity } from '@memory-service/domain'
+export { withRetry, RetriesExhausted } from '@memory-service/domain'
+export { analyzeEditedContent } from '@memory-service/domain'
+export { createExtractor } from './extractor.js'
 
 export const PIPELINE_GROUP = serviceConsumerGroups.pipeline
 const memoriesPerRequest = 50

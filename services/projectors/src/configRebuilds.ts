@@ -1,14 +1,9 @@
 import { randomBytes } from 'node:crypto'
-import type {
-  ConfigVersionRecord,
-  ControlEventFactory,
-  ControlPlane,
-  Embedder,
-  LogAndProjections,
-  Logger,
-} from '@memory-service/shared'
-import type { PolicyLookup } from './projectionPolicies.js'
-import { rebuildProjection } from './rebuild.js'
+import type { ConfigVersionRecord, ControlEventFactory } from '@memory-service/domain'
+import type { ControlPlane } from '@memory-service/log'
+import type { Embedder, LogAndProjections, Logger } from '@memory-service/engines'
+import type { PolicyLookup } from '@memory-service/domain'
+import { rebuildProjection } from '@memory-service/read-models'
 
 export interface ConfigRebuilds {
   close(): Promise<void>

@@ -1,49 +1,55 @@
 import {
   checkDependencies,
-  serviceConsumerGroups,
   createElasticsearchStore,
+  type Engines,
+  type Logger,
+  type Embedder,
+} from '@memory-service/engines'
+import {
+  serviceConsumerGroups,
   createEventConsumer,
+  type ConsumedEvent,
+  type EventConsumer,
+  type ControlPlane,
+} from '@memory-service/log'
+import {
   DOCUMENTS_TOPIC,
   INGESTION_JOBS_INDEX,
   INGESTION_JOBS_TOPIC,
   MEMORIES_ALIAS,
   MEMORIES_TOPIC,
-  type ConsumedEvent,
+  CONVERSATION_EVENTS_TOPIC,
+  CONVERSATIONS_TOPIC,
+  type IngestionJob,
+  type MemoryDocument,
+  USAGE_TOPIC,
+  createControlEventFactory,
+  projectionPolicy,
+  type ProjectionPolicy,
+  type ServedEmbeddings,
+} from '@memory-service/domain'
+import {
   type ConversationCompacted,
   type ConversationEventRecorded,
   type UserDataErased,
-  CONVERSATION_EVENTS_TOPIC,
-  CONVERSATIONS_TOPIC,
-  createConversationStore,
   type DocumentAccepted,
-  type EventConsumer,
-  type Engines,
-  type IngestionJob,
   type IngestionJobChanged,
-  type Logger,
   type MemoryChanged,
-  type MemoryDocument,
   type UsageRecorded,
-  USAGE_TOPIC,
-  createConfigCommands,
-  createControlEventFactory,
-  projectionPolicy,
-  type ControlPlane,
-  type Embedder,
-  type ProjectionPolicy,
-  type ServedEmbeddings,
-} from '@memory-service/shared'
+} from '@memory-service/contracts'
+import { createConversationStore } from '@memory-service/read-models'
+import { createConfigCommands } from '@memory-service/commands'
 import { startConfigRebuilds } from './configRebuilds.js'
-import { withheldAsDeletions, type PolicyLookup } from './projectionPolicies.js'
-import { createAnalyticsProjection } from './analyticsProjection.js'
+import { withheldAsDeletions, type PolicyLookup } from '@memory-service/domain'
+import { createAnalyticsProjection } from '@memory-service/read-models'
 import {
   createAutomaticCompaction,
   createConversationProjection,
   type GrownConversation,
-} from './conversationProjection.js'
-import { createGraphProjection } from './graphProjection.js'
-import { createJobProjection } from './jobProjection.js'
-import { createVectorProjection } from './vectorProjection.js'
+} from '@memory-service/read-models'
+import { createGraphProjection } from '@memory-service/read-models'
+import { createJobProjection } from '@memory-service/read-models'
+import { createVectorProjection } from '@memory-service/read-models'
 
 export {
   createAnalyticsProjection,
@@ -59,7 +65,7 @@ export {
   type RebuildReport,
   type RebuildStart,
   type RebuiltProjection,
-} from './rebuild.js'
+} from '@memory-service/read-models'
 
 /** Consumer groups, one per projection: each keeps its own offsets and can be replayed on its own. */
 export const projectionGroups = {

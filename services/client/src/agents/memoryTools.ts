@@ -1,4 +1,4 @@
-import type { MemorySearchResponse } from '../contracts/index.js'
+import type { MemorySearchResponse } from '@memory-service/contracts'
 import { createMemoryClient, type MemoryClient } from '../memoryClient.js'
 
 /** What a framework knows about the session a tool runs in (adapters read it from the framework's context). */

@@ -6,7 +6,7 @@ import {
   createControlEventFactory,
   emptyControlState,
   permissionPresets,
-} from '@memory-service/shared'
+} from '@memory-service/domain'
 import { authenticateCall, toGrpcError } from './grpcAuth.js'
 
 const events = createControlEventFactory()

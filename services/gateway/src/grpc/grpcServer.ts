@@ -1,16 +1,14 @@
-import { dirname, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import * as grpc from '@grpc/grpc-js'
 import * as protoLoader from '@grpc/proto-loader'
-import type { Logger, Readiness } from '@memory-service/shared'
-import type { ProtoGrpcType as HealthProto } from '@memory-service/shared/proto/health'
-import type { HealthHandlers } from '@memory-service/shared/proto/grpc/health/v1/Health'
-import type { HealthCheckResponse } from '@memory-service/shared/proto/grpc/health/v1/HealthCheckResponse'
-import type { ProtoGrpcType as EventStreamProto } from '@memory-service/shared/proto/event_stream'
+import type { Logger } from '@memory-service/engines'
+import { type Readiness } from '@memory-service/contracts'
+import { protoDir } from '@memory-service/contracts/files'
+import type { ProtoGrpcType as HealthProto } from '@memory-service/contracts/proto/health'
+import type { HealthHandlers } from '@memory-service/contracts/proto/grpc/health/v1/Health'
+import type { HealthCheckResponse } from '@memory-service/contracts/proto/grpc/health/v1/HealthCheckResponse'
+import type { ProtoGrpcType as EventStreamProto } from '@memory-service/contracts/proto/event_stream'
 import type { AnticipationStats } from './anticipationScheduler.js'
 import { createEventStreamHandlers, type EventStreamDependencies } from './eventStreamService.js'
-
-const protoDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../proto')
 
 /** The same options the generated types were made with (see infra/codegen). */
 const loaderOptions: protoLoader.Options = {
@@ -18,7 +16,7 @@ const loaderOptions: protoLoader.Options = {
   enums: String,
   defaults: true,
   oneofs: true,
-  includeDirs: [protoDir],
+  includeDirs: [protoDir()],
 }
 
 export interface GrpcServerDependencies {

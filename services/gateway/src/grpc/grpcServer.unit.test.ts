@@ -1,15 +1,15 @@
+import { protoDir as contractProtoDir } from '@memory-service/contracts/files'
 import { afterEach, describe, expect, it } from 'vitest'
 import * as grpc from '@grpc/grpc-js'
 import * as protoLoader from '@grpc/proto-loader'
-import { dirname, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { createLogger, type Readiness } from '@memory-service/shared'
-import type { ProtoGrpcType } from '@memory-service/shared/proto/health'
-import type { HealthClient } from '@memory-service/shared/proto/grpc/health/v1/Health'
-import type { HealthCheckResponse__Output } from '@memory-service/shared/proto/grpc/health/v1/HealthCheckResponse'
+import { createLogger } from '@memory-service/engines'
+import { type Readiness } from '@memory-service/contracts'
+import type { ProtoGrpcType } from '@memory-service/contracts/proto/health'
+import type { HealthClient } from '@memory-service/contracts/proto/grpc/health/v1/Health'
+import type { HealthCheckResponse__Output } from '@memory-service/contracts/proto/grpc/health/v1/HealthCheckResponse'
 import { startGrpcServer, type GrpcServer } from './grpcServer.js'
 
-const protoDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../proto')
+const protoDir = contractProtoDir()
 const proto = grpc.loadPackageDefinition(
   protoLoader.loadSync('grpc/health/v1/health.proto', {
     includeDirs: [protoDir],

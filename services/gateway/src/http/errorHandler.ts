@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import { AppError, fieldsOfIssues, invalidInput, toErrorBody } from '@memory-service/shared'
+import { AppError, fieldsOfIssues, invalidInput, toErrorBody } from '@memory-service/domain'
 
 /** Turns any error into the spec's body. 4xx raised by fastify itself (bad JSON, wrong content type, body too large) become INVALID_INPUT. */
 export function toAppError(error: FastifyError | AppError | Error): AppError {

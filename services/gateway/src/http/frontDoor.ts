@@ -6,7 +6,7 @@ import {
   type ControlState,
   type Permission,
   type Principal,
-} from '@memory-service/shared'
+} from '@memory-service/domain'
 import type { RateLimiter } from './rateLimiter.js'
 
 declare module 'fastify' {

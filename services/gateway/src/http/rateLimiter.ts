@@ -1,4 +1,4 @@
-import { takeToken, type Bucket, type RateDecision, type RateLimit } from '@memory-service/shared'
+import { takeToken, type Bucket, type RateDecision, type RateLimit } from '@memory-service/domain'
 
 export interface RateLimiter {
   /** Takes one request from the key's bucket. The decision's numbers are for the key as a whole. */

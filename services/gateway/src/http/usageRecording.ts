@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
-import { usageEvent, type OutgoingEvent } from '@memory-service/shared'
+import { usageEvent } from '@memory-service/domain'
+import { type OutgoingEvent } from '@memory-service/domain'
 
 export type RecordUsage = (events: OutgoingEvent[]) => void
 

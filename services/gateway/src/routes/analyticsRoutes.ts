@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify'
 import { principalOf } from '../http/frontDoor.js'
+import { requireOwnInstance } from '@memory-service/domain'
 import {
-  requireOwnInstance,
   type AnalyticsLatencyQuery,
   type AnalyticsMetricsQuery,
-  type AnalyticsReports,
   type AnalyticsSummaryQuery,
   type AnalyticsTokensQuery,
-} from '@memory-service/shared'
+} from '@memory-service/contracts'
+import { type AnalyticsReports } from '@memory-service/read-models'
 
 /** Usage analytics of the key's own instance, read from the ClickHouse roll-ups (spec: Endpoints → Analytics). */
 export function registerAnalyticsRoutes(app: FastifyInstance, reports: AnalyticsReports | undefined): void {

@@ -1,14 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { principalOf } from '../http/frontDoor.js'
-import {
-  requireClientInstance,
-  type ConfigCommands,
-  type ConfigFormat,
-  type ConfigReports,
-  type ConfigReviewRequest,
-  type ConfigVersionsQuery,
-  type ControlState,
-} from '@memory-service/shared'
+import { requireClientInstance, type ConfigFormat, type ControlState } from '@memory-service/domain'
+import { type ConfigCommands } from '@memory-service/commands'
+import { type ConfigReports } from '@memory-service/read-models'
+import { type ConfigReviewRequest, type ConfigVersionsQuery } from '@memory-service/contracts'
 
 export interface ConfigRouteDependencies {
   control: { state: ControlState }

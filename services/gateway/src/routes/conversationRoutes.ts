@@ -3,9 +3,9 @@ import { principalOf } from '../http/frontDoor.js'
 import type {
   CompactionRequest,
   ConversationContextQuery,
-  Conversations,
   TranscriptRequest,
-} from '@memory-service/shared'
+} from '@memory-service/contracts'
+import type { Conversations } from '@memory-service/commands'
 
 // Any text reaches the handler: a malformed conversation id is answered 404 CONVERSATION_NOT_FOUND, like a foreign one.
 const conversationParams = {

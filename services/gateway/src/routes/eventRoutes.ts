@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
-import type { EventBatchRequest, EventRecorder } from '@memory-service/shared'
+import type { EventBatchRequest } from '@memory-service/contracts'
+import type { EventRecorder } from '@memory-service/log'
 import { principalOf } from '../http/frontDoor.js'
 
 /** `POST /v1/events/batch`: conversation events of the key's own instance, acknowledged one by one. */

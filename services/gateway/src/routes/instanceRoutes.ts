@@ -1,13 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import { principalOf } from '../http/frontDoor.js'
-import {
-  listInstances,
-  requireClientInstance,
-  type ControlState,
-  type CreateInstanceRequest,
-  type PageQuery,
-  type TenancyCommands,
-} from '@memory-service/shared'
+import { listInstances, requireClientInstance, type ControlState } from '@memory-service/domain'
+import { type CreateInstanceRequest, type PageQuery } from '@memory-service/contracts'
+import { type TenancyCommands } from '@memory-service/commands'
 
 export interface InstanceRouteDependencies {
   control: { state: ControlState }

@@ -5,30 +5,29 @@ import {
   AppError,
   invalidInput,
   validateDocument,
-  type Document,
-  type DocumentBatchRequest,
-  type DocumentBatchResponse,
-  type DocumentIngestor,
-  type ElasticsearchStore,
   type IngestionJob,
-  type Memory,
-  type MemoryEditor,
-  type MemoryList,
-  type MemoryListQuery,
-  type MemoryStore,
-  type MemoryUpdateRequest,
-  type MemorySearch,
-  type MemorySearchRequest,
-  type MemorySearchResponse,
-  type OutgoingEvent,
   requirePermission,
   usageEvent,
   type Principal,
-  type StoredMemory,
   isMemoryId,
   metadataProblem,
   publicMemoryOf,
-} from '@memory-service/shared'
+} from '@memory-service/domain'
+import {
+  type Document,
+  type DocumentBatchRequest,
+  type DocumentBatchResponse,
+  type Memory,
+  type MemoryList,
+  type MemoryListQuery,
+  type MemoryUpdateRequest,
+  type MemorySearchRequest,
+  type MemorySearchResponse,
+} from '@memory-service/contracts'
+import { type DocumentIngestor, type MemoryEditor } from '@memory-service/commands'
+import { type ElasticsearchStore } from '@memory-service/engines'
+import { type MemoryStore, type MemorySearch, type StoredMemory } from '@memory-service/read-models'
+import { type OutgoingEvent } from '@memory-service/domain'
 
 export interface MemoryRouteDependencies {
   documents?: DocumentIngestor

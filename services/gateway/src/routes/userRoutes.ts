@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { principalOf } from '../http/frontDoor.js'
-import type { UserErasure } from '@memory-service/shared'
+import type { UserErasure } from '@memory-service/commands'
 
 /** Erasing a user's data within the key's instance: an admin operation (instances:write), answered with a receipt. */
 export function registerUserRoutes(app: FastifyInstance, erasure: UserErasure | undefined): void {

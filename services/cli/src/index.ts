@@ -1,0 +1,2 @@
+export * from './startServices.js'
+export * from './replayCommand.js'

@@ -1,0 +1,191 @@
+import { randomBytes, randomUUID } from 'node:crypto'
+import type { Client, estypes } from '@elastic/elasticsearch'
+import type { MemoryChanged, UserDataErased, UserErasureReceipt } from '@memory-service/contracts'
+import type { EventProducer } from '@memory-service/log'
+import type { Logger } from '@memory-service/engines'
+import { MEMORIES_ALIAS, MEMORIES_TOPIC, MEMORY_SUBJECT } from '@memory-service/domain'
+import type { StoredMemory } from '@memory-service/read-models'
+import { activeGraphGeneration } from '@memory-service/read-models'
+import type { Neo4jStore } from '@memory-service/engines'
+import { conversationKey } from '@memory-service/domain'
+import type { ConversationStore } from '@memory-service/read-models'
+import { readContractSchema } from '@memory-service/contracts/files'
+import { CONVERSATIONS_TOPIC } from '@memory-service/domain'
+
+export const USER_DATA_ERASED_SUBJECT = `${CONVERSATIONS_TOPIC}-UserDataErased.v1`
+export const userDataErasedSchema = readContractSchema('events/UserDataErased.v1.schema.json')
+
+const graphMemoriesOfUser = `
+${activeGraphGeneration}
+MATCH (memory:Memory {generation: generation, instance_id: $instanceId, user_id: $userId})
+RETURN count(memory) AS memories`
+
+// Entities the erased memories mentioned that no memory mentions any more.
+const deleteOrphanEntities = `
+${activeGraphGeneration}
+MATCH (entity:Entity {generation: generation, instance_id: $instanceId})
+WHERE entity.entity_id IN $entityIds AND NOT (entity)<-[:MENTIONS]-(:Memory)
+DETACH DELETE entity
+RETURN count(*) AS deleted`
+
+/** How long an erasure waits for the projectors to apply its memory deletions. */
+const projectionWaitMs = 60_000
+
+/**
+ * Erases everything of one user of an instance, through the log so that replays and rebuilds erase too: each of
+ * their memories gets a deletion event (carrying no personal content), which the projectors apply to Elasticsearch
+ * and Neo4j; a UserDataErased event makes the persistence writer drop their turns and conversations and never store
+ * an older turn of theirs again. The receipt counts what each store held and no longer holds.
+ */
+export function createUserErasure(deps: {
+  elasticsearch: Client
+  neo4j: Neo4jStore
+  producer: EventProducer
+  conversations: ConversationStore
+  logger: Logger
+  now?: () => Date
+}) {
+  const now = deps.now ?? (() => new Date())
+  const owned = (instanceId: string, userId: string) => [
+    { term: { instance_id: instanceId } },
+    { term: { 'scope.user_id': userId } },
+  ]
+
+  async function memoriesOf(instanceId: string, userId: string): Promise<StoredMemory[]> {
+    const found: StoredMemory[] = []
+    let after: estypes.SortResults | undefined
+    for (;;) {
+      const page = await deps.elasticsearch.search<StoredMemory>({
+        index: MEMORIES_ALIAS,
+        size: 1000,
+        sort: [{ id: 'asc' }],
+        _source: { excludes: ['embedding', 'content_terms'] },
+        query: { bool: { filter: owned(instanceId, userId) } },
+        ...(after ? { search_after: after } : {}),
+      })
+      const hits = page.hits.hits
+      if (hits.length === 0) return found
+      for (const hit of hits) if (hit._source) found.push(hit._source)
+      after = hits[hits.length - 1]?.sort
+    }
+  }
+
+  const countInElasticsearch = async (instanceId: string, userId: string) =>
+    (
+      await deps.elasticsearch.count({
+        index: MEMORIES_ALIAS,
+        query: { bool: { filter: owned(instanceId, userId) } },
+      })
+    ).count
+  const countInGraph = async (instanceId: string, userId: string) =>
+    (await deps.neo4j.read<{ memories: number }>(graphMemoriesOfUser, { instanceId, userId }))[0]?.memories ??
+    0
+
+  /** The deletion event of a memory: its identity and version, none of its content. */
+  function deletionOf(memory: StoredMemory, changedAt: string): MemoryChanged {
+    return {
+      type: 'memory_changed',
+      change: 'deleted',
+      event_id: randomUUID(),
+      memory_id: memory.id,
+      instance_id: memory.instance_id,
+      version: memory.version + 1,
+      changed_at: changedAt,
+      memory: {
+        id: memory.id,
+        instance_id: memory.instance_id,
+        type: memory.type,
+        content: '[erased]',
+        confidence: memory.confidence,
+        entities: [],
+        relations: [],
+        scope: memory.scope,
+        source: memory.source,
+        metadata: {},
+        created_at: memory.created_at,
+        updated_at: changedAt,
+        occurred_on: null,
+        speaker: null,
+        mode: memory.mode,
+        embedding: { model: memory.embedding_model, vector: [] },
+      },
+    }
+  }
+
+  return {
+    async erase(instanceId: string, userId: string, correlationId: string): Promise<UserErasureReceipt> {
+      const erasedAt = now().toISOString()
+      const memories = await memoriesOf(instanceId, userId)
+      const inGraphBefore = await countInGraph(instanceId, userId)
+      const entityIds = [...new Set(memories.flatMap((memory) => memory.entity_ids))]
+      for (let start = 0; start < memories.length; start += 100) {
+        await deps.producer.append(
+          MEMORIES_TOPIC,
+          memories.slice(start, start + 100).map((memory) => ({
+            key: memory.id,
+            subject: MEMORY_SUBJECT,
+            payload: deletionOf(memory, erasedAt),
+            correlationId,
+          })),
+        )
+      }
+      const erased: UserDataErased = {
+        type: 'user_data_erased',
+        event_id: `evt_${randomBytes(16).toString('hex')}`,
+        instance_id: instanceId,
+        user_id: userId,
+        erased_at: erasedAt,
+      }
+      await deps.producer.append(CONVERSATIONS_TOPIC, [
+        {
+          key: conversationKey(instanceId, `user:${userId}`),
+          subject: USER_DATA_ERASED_SUBJECT,
+          payload: erased,
+          correlationId,
+        },
+      ])
+      // The persistence writer does the same from the event; doing it here too answers with what was removed.
+      const removedConversations = await deps.conversations.eraseUser(erased)
+
+      // The projectors apply the memory deletions from the log; the receipt waits for them.
+      let left = { elasticsearch: memories.length, neo4j: inGraphBefore }
+      for (const deadline = Date.now() + projectionWaitMs; Date.now() < deadline;) {
+        left = {
+          elasticsearch: await countInElasticsearch(instanceId, userId),
+          neo4j: await countInGraph(instanceId, userId),
+        }
+        if (left.elasticsearch === 0 && left.neo4j === 0) break
+        await new Promise((resolve) => setTimeout(resolve, 250))
+      }
+      const entities =
+        entityIds.length > 0
+          ? ((await deps.neo4j.write<{ deleted: number }>(deleteOrphanEntities, { instanceId, entityIds }))[0]
+              ?.deleted ?? 0)
+          : 0
+      const complete = left.elasticsearch === 0 && left.neo4j === 0
+      deps.logger.info(
+        { instanceId, memories: memories.length, entities, ...removedConversations, complete, correlationId },
+        'user erased',
+      )
+      return {
+        instance_id: instanceId,
+        user_id: userId,
+        status: complete ? 'completed' : 'partial',
+        erased_at: erasedAt,
+        completed_at: now().toISOString(),
+        removed: {
+          memories: {
+            elasticsearch: memories.length - left.elasticsearch,
+            neo4j: inGraphBefore - left.neo4j,
+          },
+          entities: { neo4j: entities },
+          conversations: { elasticsearch: removedConversations.conversations },
+          turns: { elasticsearch: removedConversations.turns },
+        },
+        log: { memory_deletions: memories.length, erasure_event_id: erased.event_id },
+      }
+    },
+  }
+}
+
+export type UserErasure = ReturnType<typeof createUserErasure>

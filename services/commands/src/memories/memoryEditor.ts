@@ -1,0 +1,189 @@
+import { randomUUID } from 'node:crypto'
+import type { MemoryChanged, MemoryUpdateRequest } from '@memory-service/contracts'
+import type { Embedder } from '@memory-service/engines'
+import { AppError } from '@memory-service/domain'
+import type { EventProducer } from '@memory-service/log'
+import {
+  MEMORIES_TOPIC,
+  MEMORY_SUBJECT,
+  type ContentAnalysis,
+  type MemoryState,
+} from '@memory-service/domain'
+import type { MemoryStore, StoredMemory } from '@memory-service/read-models'
+
+export interface MemoryEditorOptions {
+  store: MemoryStore
+  producer: EventProducer
+  embedder: Embedder
+  analyze(content: string, memory: MemoryState): ContentAnalysis
+  merge(
+    existing: string,
+    incoming: string,
+    strategy: NonNullable<MemoryUpdateRequest['merge_strategy']>,
+  ): string
+  /** How long a write waits for its own change to be projected before answering (read-your-writes). */
+  visibilityTimeoutMs?: number
+  now?: () => Date
+}
+
+export interface MemoryEditor {
+  /** @throws AppError NOT_FOUND when the memory does not exist in this instance */
+  update(
+    instanceId: string,
+    memoryId: string,
+    patch: MemoryUpdateRequest,
+    correlationId: string,
+  ): Promise<StoredMemory>
+  /** @throws AppError NOT_FOUND when the memory does not exist in this instance */
+  remove(instanceId: string, memoryId: string, correlationId: string): Promise<void>
+}
+
+const attemptsOnConflict = 3
+
+const unavailable = (reason: string, message: string, cause?: unknown) =>
+  new AppError(
+    'SERVICE_UNAVAILABLE',
+    message,
+    { retry_after_seconds: 2, reason },
+    cause === undefined ? undefined : { cause },
+  )
+
+function stateOf(stored: StoredMemory, vector: number[]): MemoryState {
+  const {
+    entity_ids,
+    entity_names,
+    version,
+    last_event_id,
+    embedding_model,
+    embedding,
+    content_terms,
+    ...state
+  } = stored
+  return { ...state, embedding: { model: embedding_model, vector: embedding ?? vector } }
+}
+
+/**
+ * Changes to single memories, written as events like everything else. The editor reads the projected state,
+ * appends the next version, and waits until the projection shows that version, so a read right after the answer
+ * sees the change. Two writers racing on one memory both append the same version; the projection keeps the first
+ * in the log, and the loser (it finds another event's id at its version) retries on the new state.
+ */
+export function createMemoryEditor(options: MemoryEditorOptions): MemoryEditor {
+  const now = options.now ?? (() => new Date())
+  const visibilityTimeoutMs = options.visibilityTimeoutMs ?? 10_000
+
+  async function current(instanceId: string, memoryId: string): Promise<StoredMemory> {
+    const stored = await options.store.get(memoryId, { withVector: true })
+    // Another instance's memory is answered exactly like a missing one.
+    if (stored?.instance_id !== instanceId) {
+      throw new AppError('NOT_FOUND', 'Memory not found', { memory_id: memoryId })
+    }
+    return stored
+  }
+
+  async function append(event: MemoryChanged, correlationId: string): Promise<void> {
+    try {
+      await options.producer.append(MEMORIES_TOPIC, [
+        { key: event.memory_id, subject: MEMORY_SUBJECT, payload: event, correlationId },
+      ])
+    } catch (error) {
+      throw unavailable('kafka_unavailable', 'The event log is unavailable; nothing was changed', error)
+    }
+  }
+
+  async function embed(content: string): Promise<number[] | undefined> {
+    try {
+      return (await options.embedder.embed([content]))[0]
+    } catch (error) {
+      throw unavailable(
+        'embedding_unavailable',
+        'The embedding model is unavailable; nothing was changed',
+        error,
+      )
+    }
+  }
+
+  // A change not visible in time may still be applied (it is in the log), or may have lost its version to a
+  // concurrent change: the caller is told the outcome is unknown rather than that it succeeded.
+  const lagging = () =>
+    unavailable(
+      'projection_lagging',
+      'The change is in the log but not yet visible; read the memory to see whether it was applied',
+    )
+  const contended = () =>
+    unavailable(
+      'concurrent_updates',
+      'The memory kept changing concurrently; nothing was changed by this request',
+    )
+
+  /** Resolves with what the projection holds once it reached `version`: ours, a rival's, or null if deleted. */
+  async function projected(memoryId: string, version: number): Promise<StoredMemory | null | 'timeout'> {
+    const deadline = Date.now() + visibilityTimeoutMs
+    for (let delay = 5; Date.now() < deadline; delay = Math.min(delay * 2, 100)) {
+      const stored = await options.store.get(memoryId)
+      if (!stored || stored.version >= version) return stored
+      await new Promise((resolve) => setTimeout(resolve, delay))
+    }
+    return 'timeout'
+  }
+
+  function event(change: MemoryChanged['change'], stored: StoredMemory, memory: MemoryState): MemoryChanged {
+    return {
+      type: 'memory_changed',
+      change,
+      event_id: randomUUID(),
+      memory_id: stored.id,
+      instance_id: stored.instance_id,
+      version: stored.version + 1,
+      changed_at: now().toISOString(),
+      memory,
+    }
+  }
+
+  return {
+    async update(instanceId, memoryId, patch, correlationId) {
+      for (let attempt = 1; ; attempt += 1) {
+        const stored = await current(instanceId, memoryId)
+        const previous = stateOf(stored, [])
+        const content =
+          patch.content === undefined
+            ? previous.content
+            : options.merge(previous.content, patch.content, patch.merge_strategy ?? 'replace')
+        const contentChanged = content !== previous.content
+        const vector = contentChanged ? await embed(content) : previous.embedding.vector
+        const analysis = contentChanged ? options.analyze(content, previous) : undefined
+        const memory: MemoryState = {
+          ...previous,
+          ...(analysis ?? {}),
+          content,
+          confidence: patch.confidence ?? analysis?.confidence ?? previous.confidence,
+          metadata: { ...previous.metadata, ...(patch.metadata ?? {}) },
+          updated_at: now().toISOString(),
+          embedding: {
+            model: contentChanged ? options.embedder.model : previous.embedding.model,
+            vector: vector ?? [],
+          },
+        }
+        const change = event('updated', stored, memory)
+        await append(change, correlationId)
+        const seen = await projected(memoryId, change.version)
+        if (seen === 'timeout') throw lagging()
+        if (seen === null) throw new AppError('NOT_FOUND', 'Memory not found', { memory_id: memoryId })
+        if (seen.last_event_id === change.event_id) return seen
+        if (attempt >= attemptsOnConflict) throw contended()
+      }
+    },
+
+    async remove(instanceId, memoryId, correlationId) {
+      for (let attempt = 1; ; attempt += 1) {
+        const stored = await current(instanceId, memoryId)
+        const change = event('deleted', stored, stateOf(stored, []))
+        await append(change, correlationId)
+        const seen = await projected(memoryId, change.version)
+        if (seen === null) return
+        if (seen === 'timeout') throw lagging()
+        if (attempt >= attemptsOnConflict) throw contended()
+      }
+    },
+  }
+}

@@ -1,0 +1,94 @@
+import { Ajv } from 'ajv'
+import addFormats from 'ajv-formats'
+import type {
+  Document,
+  DocumentAccepted,
+  IngestionJobChanged,
+  IngestionStatus,
+} from '@memory-service/contracts'
+import { readContractSchema } from '@memory-service/contracts/files'
+import { fieldsOfIssues } from '../errors/validationMessages.js'
+
+export const DOCUMENTS_TOPIC = 'mem.documents.v1'
+export const DOCUMENT_SUBJECT = `${DOCUMENTS_TOPIC}-value`
+/** Declared in infra/elasticsearch/indices.json. */
+export const INGESTION_JOBS_INDEX = 'mem-ingestion-jobs-v1'
+
+export const documentAcceptedSchema = readContractSchema('events/DocumentAccepted.v1.schema.json')
+
+const ajv = new Ajv({ allErrors: true, strict: false })
+addFormats.default(ajv)
+const validateShape = ajv.compile<Document>(readContractSchema('rest/Document.schema.json'))
+
+/** Limits on metadata beyond its JSON Schema: it is copied into every memory and indexed as one flattened field. */
+export const metadataLimits = { bytes: 16_384, depth: 5, stringLength: 4_096 } as const
+
+/** Why metadata cannot be stored (too large, too deep, a value too long to index), or null when it can. */
+export function metadataProblem(metadata: Record<string, unknown>): string | null {
+  if (Buffer.byteLength(JSON.stringify(metadata)) > metadataLimits.bytes) {
+    return `must be at most ${String(metadataLimits.bytes)} bytes as JSON`
+  }
+  const deepest = (value: unknown, depth: number): string | null => {
+    if (typeof value === 'string') {
+      return value.length > metadataLimits.stringLength
+        ? `string values must be at most ${String(metadataLimits.stringLength)} characters`
+        : null
+    }
+    if (value === null || typeof value !== 'object') return null
+    if (depth > metadataLimits.depth)
+      return `must be nested at most ${String(metadataLimits.depth)} levels deep`
+    for (const child of Object.values(value)) {
+      const problem = deepest(child, depth + 1)
+      if (problem) return problem
+    }
+    return null
+  }
+  return deepest(metadata, 1)
+}
+
+/** One document of a batch checked on its own: the document, or a message per bad field. */
+export function validateDocument(raw: unknown): { document: Document } | { fields: Record<string, string> } {
+  if (!validateShape(raw)) return { fields: fieldsOfIssues(validateShape.errors ?? [], 'document') }
+  const problem = raw.metadata ? metadataProblem(raw.metadata) : null
+  return problem ? { fields: { metadata: problem } } : { document: raw }
+}
+
+export function toDocumentAccepted(
+  document: Document,
+  context: { ingestionId: string; instanceId: string; clientId: string; acceptedAt: string },
+): DocumentAccepted {
+  return {
+    type: 'document_accepted',
+    ingestion_id: context.ingestionId,
+    instance_id: context.instanceId,
+    client_id: context.clientId,
+    document_id: document.document_id ?? null,
+    document: document.document,
+    document_type: document.document_type,
+    mode: document.mode,
+    document_created_at: document.document_created_at ?? context.acceptedAt,
+    user_id: document.user_id ?? null,
+    customer_id: document.customer_id ?? null,
+    metadata: document.metadata ?? {},
+    accepted_at: context.acceptedAt,
+  }
+}
+
+/** The job as the status route shows it, with the instance it belongs to (the job projection's document). */
+export interface IngestionJob extends IngestionStatus {
+  instance_id: string
+  memory_ids: string[]
+  updated_at: string
+}
+
+export function jobDocumentOf(job: IngestionJobChanged): IngestionJob {
+  return {
+    ingestion_id: job.ingestion_id,
+    instance_id: job.instance_id,
+    status: job.status,
+    progress: job.progress,
+    errors: job.errors,
+    memory_ids: job.memory_ids,
+    updated_at: job.changed_at,
+  }
+}

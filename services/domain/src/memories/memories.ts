@@ -1,0 +1,77 @@
+import { createHash } from 'node:crypto'
+import type { Memory, MemoryChanged } from '@memory-service/contracts'
+import { readContractSchema } from '@memory-service/contracts/files'
+import { searchTermsOf } from '../search/searchTerms.js'
+
+export const MEMORIES_TOPIC = 'mem.memories.v1'
+export const MEMORY_SUBJECT = `${MEMORIES_TOPIC}-value`
+/** Readers and the vector projection use the alias; generations behind it are swapped by a rebuild. */
+export const MEMORIES_ALIAS = 'mem-memories'
+export const memoryChangedSchema = readContractSchema('events/MemoryChanged.v1.schema.json')
+
+export type MemoryState = MemoryChanged['memory']
+export type MemoryEntity = MemoryState['entities'][number]
+export type MemoryChange = MemoryChanged['change']
+
+const memoryIdPattern = /^mem_[0-9a-f]{24}$/
+
+export function isMemoryId(value: string): boolean {
+  return memoryIdPattern.test(value)
+}
+
+/**
+ * The id of the n-th memory of an ingestion job. Derived, not random, so a document processed twice (a redelivered
+ * Kafka message, a worker restarted mid-document) produces the same ids, and the projections see the same memory.
+ */
+export function memoryIdFor(ingestionId: string, ordinal: number): string {
+  return `mem_${createHash('sha256')
+    .update(`${ingestionId}\u0000${String(ordinal)}`)
+    .digest('hex')
+    .slice(0, 24)}`
+}
+
+/** The memory as the vector projection stores it: the state plus what search filters and ranks on. */
+export interface MemoryDocument extends Omit<MemoryState, 'embedding'> {
+  entity_ids: string[]
+  entity_names: string[]
+  version: number
+  last_event_id: string
+  embedding_model: string
+  embedding: number[]
+  /** Stemmed content words for keyword search (see searchTermsOf). */
+  content_terms: string
+}
+
+export function memoryDocumentOf(event: MemoryChanged): MemoryDocument {
+  const { embedding, ...state } = event.memory
+  return {
+    ...state,
+    entity_ids: state.entities.map((entity) => entity.entity_id),
+    entity_names: state.entities.map((entity) => entity.canonical_name),
+    version: event.version,
+    last_event_id: event.event_id,
+    embedding_model: embedding.model,
+    embedding: embedding.vector,
+    content_terms: searchTermsOf(state.content),
+  }
+}
+
+/** The public view (spec: Resources → Memory); the projection's own fields stay inside. */
+export function publicMemoryOf(memory: Omit<MemoryState, 'embedding'>): Memory {
+  return {
+    id: memory.id,
+    type: memory.type,
+    content: memory.content,
+    confidence: memory.confidence,
+    entities: memory.entities.map(({ entity_id, canonical_name, type }) => ({
+      entity_id,
+      canonical_name,
+      type,
+    })),
+    scope: memory.scope,
+    source: memory.source,
+    metadata: memory.metadata,
+    created_at: memory.created_at,
+    updated_at: memory.updated_at,
+  }
+}

@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest'
+import { entityKeyCandidatesOf, subQueriesOf, withoutNames } from './queryAnalysis.js'
+import { defaultSearchTuning } from './searchTuning.js'
+import { cosine, fuseRankings, rerank as rerankWith, termCoverage, type RerankCandidate } from './ranking.js'
+
+const rerank = (candidates: RerankCandidate[]) => rerankWith(defaultSearchTuning.rerank, candidates)
+import { searchTermsOf } from './searchTerms.js'
+
+describe('searchTermsOf', () => {
+  it('stems content words and drops function words, so inflections match', () => {
+    expect(searchTermsOf('She went hiking with her friends')).toBe('went hike friend')
+    expect(searchTermsOf('Hikes with a friend')).toBe('hike friend')
+  })
+
+  it('folds accents and apostrophes the same way for index and query', () => {
+    expect(searchTermsOf("Zoë's paintings")).toBe(searchTermsOf("zoe's painting"))
+  })
+
+  it('gives nothing for a text of function words only', () => {
+    expect(searchTermsOf('what is it?')).toBe('')
+  })
+})
+
+describe('subQueriesOf', () => {
+  it('splits separate questions and clauses that start a new question', () => {
+    expect(subQueriesOf('When did Maria move to Lisbon and where does she work now?')).toEqual([
+      'When did Maria move to Lisbon',
+      'where does she work now?',
+    ])
+    expect(subQueriesOf('What does Jon cook? Which city did he visit last?')).toEqual([
+      'What does Jon cook?',
+      'Which city did he visit last?',
+    ])
+  })
+
+  it('keeps a conjunction inside one question together', () => {
+    expect(subQueriesOf('Does Maria like apples and pears?')).toEqual([])
+  })
+
+  it('asks about each of two people named together', () => {
+    expect(subQueriesOf('What do Jon and Gina both like to cook?')).toEqual([
+      'What do Jon like to cook?',
+      'What do Gina like to cook?',
+    ])
+  })
+
+  it('gives nothing for a simple question and respects the maximum', () => {
+    expect(subQueriesOf('Where did Caroline go hiking?')).toEqual([])
+    expect(subQueriesOf('Who cooks? Who bakes? Who paints? Who sings?', 2)).toHaveLength(0)
+    expect(
+      subQueriesOf('Who cooks pasta? Who bakes bread? Who paints walls? Who sings songs?', 2),
+    ).toHaveLength(2)
+  })
+})
+
+describe('entityKeyCandidatesOf', () => {
+  it('offers every name-like run of words as an entity key, possessives folded', () => {
+    const keys = entityKeyCandidatesOf("When did Caroline's friend visit New York City?")
+    expect(keys).toEqual(
+      expect.arrayContaining(['caroline', 'new york', 'new york city', 'york city', 'friend']),
+    )
+    expect(keys).not.toContain('when')
+    expect(keys).not.toContain('did caroline')
+  })
+})
+
+describe('fuseRankings', () => {
+  it('adds weighted reciprocal ranks, so agreement between retrievers wins', () => {
+    const fused = fuseRankings(
+      [
+        { ids: ['a', 'b', 'c'], weight: 1 },
+        { ids: ['c', 'b'], weight: 1 },
+      ],
+      60,
+    )
+    expect(fused.get('a')).toBeCloseTo(1 / 61)
+    expect(fused.get('b')).toBeCloseTo(2 / 62)
+    expect(fused.get('c')).toBeCloseTo(1 / 63 + 1 / 61)
+    expect([...fused.entries()].sort((x, y) => y[1] - x[1])[0]?.[0]).toBe('c')
+  })
+})
+
+describe('rerank', () => {
+  const candidate = (id: string, overrides: Partial<RerankCandidate>): RerankCandidate => ({
+    id,
+    fused: 0.01,
+    similarity: 0.5,
+    termCoverage: 0,
+    mentionsQueryEntity: false,
+    sourceId: id,
+    ...overrides,
+  })
+
+  it('orders by similarity first, with keyword and entity evidence breaking near ties', () => {
+    const order = rerank([
+      candidate('close', { similarity: 0.8 }),
+      candidate('far', { similarity: 0.3 }),
+      candidate('close-with-evidence', { similarity: 0.78, termCoverage: 1, mentionsQueryEntity: true }),
+    ]).map(({ id }) => id)
+    expect(order).toEqual(['close-with-evidence', 'close', 'far'])
+  })
+
+  it('discounts further memories of a document already in the answer', () => {
+    const order = rerank([
+      candidate('doc1-a', { similarity: 0.9, sourceId: 'doc1' }),
+      candidate('doc1-b', { similarity: 0.88, sourceId: 'doc1' }),
+      candidate('doc2', { similarity: 0.86, sourceId: 'doc2' }),
+      candidate('doc3', { similarity: 0.2, sourceId: 'doc3' }),
+    ]).map(({ id }) => id)
+    expect(order).toEqual(['doc1-a', 'doc2', 'doc1-b', 'doc3'])
+  })
+
+  it('returns scores in descending order and nothing for no candidates', () => {
+    const scores = rerank([candidate('a', { similarity: 0.1 }), candidate('b', { similarity: 0.9 })]).map(
+      ({ score }) => score,
+    )
+    expect(scores[0]).toBeGreaterThan(scores[1] ?? 1)
+    expect(rerank([])).toEqual([])
+  })
+})
+
+describe('cosine and termCoverage', () => {
+  it('compute the similarity of vectors and the share of terms present', () => {
+    expect(cosine([1, 0], [1, 0])).toBeCloseTo(1)
+    expect(cosine([1, 0], [0, 1])).toBeCloseTo(0)
+    expect(cosine([0, 0], [1, 0])).toBe(0)
+    expect(termCoverage(['hike', 'lake'], new Set(['hike', 'friend']))).toBe(0.5)
+    expect(termCoverage([], new Set(['x']))).toBe(0)
+  })
+})
+
+describe('withoutNames', () => {
+  it('drops the names and possessives a question mentions, keeping what it asks about', () => {
+    expect(withoutNames('What did Caroline realize after her charity race?')).toBe(
+      'What did realize after her charity race?',
+    )
+    expect(withoutNames("What is Melanie's hand-painted bowl a reminder of?")).toBe(
+      'What is hand-painted bowl a reminder of?',
+    )
+  })
+
+  it('gives null when there is no name or too little is left', () => {
+    expect(withoutNames('where did she go hiking?')).toBeNull()
+    expect(withoutNames('Who is Caroline?')).toBeNull()
+  })
+})

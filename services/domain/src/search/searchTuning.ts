@@ -1,0 +1,25 @@
+import type { RerankTuning } from './ranking.js'
+
+/** How much each retriever's list counts in the fusion, and how the reranker blends its signals. */
+export interface SearchTuning {
+  lists: {
+    vector: number
+    keyword: number
+    graph: number
+    /** Relative to the question itself (1). */
+    subQuestion: number
+    withoutNames: number
+  }
+  /** Candidates per requested result taken from each list (at least 50, at most 200). */
+  depthPerResult: number
+  /** Fused candidates per requested result that the reranker sees (at least 30). */
+  rerankPerResult: number
+  rerank: RerankTuning
+}
+
+export const defaultSearchTuning: SearchTuning = {
+  lists: { vector: 1, keyword: 1.2, graph: 0.3, subQuestion: 0.6, withoutNames: 1 },
+  depthPerResult: 5,
+  rerankPerResult: 3,
+  rerank: { similarity: 0.4, fused: 0.4, termCoverage: 0.2, entity: 0, sameSourceDiscount: 0.8 },
+}

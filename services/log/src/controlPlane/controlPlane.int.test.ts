@@ -1,0 +1,106 @@
+import { afterAll, describe, expect, it } from 'vitest'
+import { eventually, testConfig, testLogger, uniqueName } from '../../../../test/support/testEngines.js'
+import { createKafka } from '@memory-service/engines'
+import { createGroupPresence } from '../kafka/groupPresence.js'
+import { createTopicAdmin } from '@memory-service/engines'
+import { createSchemaCodec } from '@memory-service/engines'
+import { createControlEventFactory } from '@memory-service/domain'
+import { createControlPlane } from './controlPlane.js'
+import { createTenancyCommands } from '@memory-service/commands'
+
+const config = testConfig()
+const logger = testLogger()
+const kafka = createKafka({ brokers: config.kafka.brokers, clientId: 'control-plane-int', logger })
+const topic = uniqueName('mem.test-control.v1')
+const admin = await createTopicAdmin(kafka)
+await admin.ensureTopics([{ name: topic, partitions: 1, config: { 'retention.ms': '-1' } }])
+const codec = () => createSchemaCodec(config.schemaRegistry.url)
+
+afterAll(async () => {
+  await admin.deleteTopics([topic])
+  await admin.close()
+})
+
+describe('control plane on Kafka', () => {
+  it('lets a writer read its own write, and a second process rebuild the same state from the topic', async () => {
+    const writer = await createControlPlane({ kafka, codec: codec(), logger, topic })
+    const tenancy = createTenancyCommands(writer, createControlEventFactory())
+    const created = await tenancy.createInstance(
+      { clientId: 'cli_0123456789abcdef', name: 'int', tier: 'free' },
+      'int',
+    )
+    const rotated = await tenancy.rotateKey(created.api_key.key_id, 'int')
+    expect(writer.state.keysById.get(created.api_key.key_id)?.status).toBe('rotated')
+
+    const reader = await createControlPlane({ kafka, codec: codec(), logger, topic })
+    expect(reader.state.instances.get(created.instance.instance_id)).toEqual(created.instance)
+    expect(reader.state.keysById.get(rotated.key_id)).toMatchObject({
+      status: 'active',
+      permissions: rotated.permissions,
+    })
+    expect(reader.state.keysById.get(created.api_key.key_id)).toMatchObject({
+      status: 'rotated',
+      replaced_by: rotated.key_id,
+    })
+    await Promise.all([writer.close(), reader.close()])
+  })
+
+  it('creates a development instance only while the control topic has no instance', async () => {
+    const emptyTopic = uniqueName('mem.test-control-empty.v1')
+    await admin.ensureTopics([{ name: emptyTopic, partitions: 1, config: {} }])
+    const control = await createControlPlane({ kafka, codec: codec(), logger, topic: emptyTopic })
+    const tenancy = createTenancyCommands(control, createControlEventFactory())
+    const created = await tenancy.ensureDevelopmentInstance('int')
+    expect(created?.instance).toMatchObject({ name: 'development', tier: 'pro' })
+    expect(created?.api_key.key).toMatch(/^msk_/)
+    expect(await tenancy.ensureDevelopmentInstance('int')).toBeUndefined()
+    await control.close()
+    await admin.deleteTopics([emptyTopic])
+  })
+
+  it('answers an out-of-range change with INVALID_INPUT naming the field, not as an outage', async () => {
+    const control = await createControlPlane({ kafka, codec: codec(), logger, topic })
+    const tenancy = createTenancyCommands(control, createControlEventFactory())
+    await expect(
+      tenancy.createInstance(
+        {
+          clientId: 'cli_0123456789abcdef',
+          name: 'huge',
+          tier: 'enterprise',
+          rateLimit: { requests_per_minute: 10_000_000, burst: 10 },
+        },
+        'int',
+      ),
+    ).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      details: { fields: { 'rate_limit.requests_per_minute': 'must be <= 1000000' } },
+    })
+    await control.close()
+  })
+
+  it('answers 503 SERVICE_UNAVAILABLE when the event log cannot take the write', async () => {
+    const control = await createControlPlane({ kafka, codec: codec(), logger, topic })
+    const events = createControlEventFactory()
+    await control.close()
+    const event = events.instanceCreated({
+      clientId: 'cli_0123456789abcdef',
+      name: 'late',
+      tier: 'free',
+      rateLimit: { requests_per_minute: 60, burst: 10 },
+    })
+    await expect(control.append([event], 'int-fault')).rejects.toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      details: { retry_after_seconds: 5, reason: 'kafka_unavailable' },
+    })
+  })
+
+  it('counts the live members of a process group, so gateways can share a rate limit', async () => {
+    const groupId = uniqueName('gateway-presence')
+    const first = await createGroupPresence(kafka, { groupId, topic, refreshMs: 200 })
+    const second = await createGroupPresence(kafka, { groupId, topic, refreshMs: 200 })
+    await eventually(async () => (first.count() === 2 && second.count() === 2 ? true : undefined), 30_000)
+    await second.close()
+    await eventually(async () => (first.count() === 1 ? true : undefined), 30_000)
+    await first.close()
+  })
+})

@@ -1,0 +1,181 @@
+import { readContractSchema } from '@memory-service/contracts/files'
+import { randomBytes } from 'node:crypto'
+import type { Consumer, Kafka } from 'kafkajs'
+import { AppError, invalidInput } from '@memory-service/domain'
+import { createEventProducer, type AppendedBatch } from '../kafka/eventProducer.js'
+import type { Logger } from '@memory-service/engines'
+import { SchemaValidationError, type SchemaCodec, type SchemaRegistration } from '@memory-service/engines'
+import {
+  applyControlEvent,
+  emptyControlState,
+  type ControlEvent,
+  type ControlState,
+} from '@memory-service/domain'
+
+export const CONTROL_TOPIC = 'mem.control.v1'
+
+const controlEventTitles: Record<ControlEvent['type'], string> = {
+  instance_created: 'InstanceCreated',
+  api_key_issued: 'ApiKeyIssued',
+  api_key_rotated: 'ApiKeyRotated',
+  api_key_revoked: 'ApiKeyRevoked',
+  config_version_proposed: 'ConfigVersionProposed',
+  config_version_reviewed: 'ConfigVersionReviewed',
+  config_version_applied: 'ConfigVersionApplied',
+  config_rebuild_changed: 'ConfigRebuildChanged',
+}
+
+/** Subjects follow Confluent's TopicRecordNameStrategy: one topic carries several event types. */
+export function controlSubject(topic: string, type: ControlEvent['type']): string {
+  return `${topic}-${controlEventTitles[type]}.v1`
+}
+
+export function controlEventSchemas(topic: string): SchemaRegistration[] {
+  return (Object.keys(controlEventTitles) as ControlEvent['type'][]).map((type) => ({
+    subject: controlSubject(topic, type),
+    schema: readContractSchema(`events/${controlEventTitles[type]}.v1.schema.json`),
+  }))
+}
+
+export interface ControlPlane {
+  /** The read model, updated as events arrive from the topic (never written directly). */
+  readonly state: ControlState
+  /**
+   * Appends events in one batch (one partition, so in order and together) and resolves once this process's read
+   * model has applied them, so the caller reads its own write. Returns whether each event took effect.
+   */
+  append(events: ControlEvent[], correlationId: string): Promise<boolean[]>
+  close(): Promise<void>
+}
+
+export interface ControlPlaneOptions {
+  kafka: Kafka
+  codec: SchemaCodec
+  logger: Logger
+  topic?: string
+  /** How long `append` waits for its events to come back through the topic. */
+  readYourWriteTimeoutMs?: number
+}
+
+/**
+ * The control plane of instances, keys and configuration versions: the topic is the source of truth, and every process that needs the
+ * read model rebuilds it from the first offset at start (the topic is small), then follows it. Resolves once the
+ * read model has caught up with the end of the topic, so a restart never serves without its keys.
+ */
+export async function createControlPlane(options: ControlPlaneOptions): Promise<ControlPlane> {
+  const topic = options.topic ?? CONTROL_TOPIC
+  const log = options.logger.child({ component: 'control-plane' })
+  await options.codec.register(controlEventSchemas(topic))
+  const state = emptyControlState()
+  const outcomes = new Map<string, boolean>()
+  let appliedOffset = -1n
+  const waiters: { offset: bigint; resolve: () => void }[] = []
+
+  const admin = options.kafka.admin()
+  await admin.connect()
+  const [end] = await admin.fetchTopicOffsets(topic)
+  await admin.disconnect()
+  const catchUpTo = BigInt(end?.high ?? '0') - 1n
+
+  const producer = await createEventProducer(options.kafka, options.codec)
+
+  // A group of its own per process: each process reads the whole topic; nothing is committed.
+  const consumer: Consumer = options.kafka.consumer({
+    groupId: `control-plane-reader-${randomBytes(6).toString('hex')}`,
+    allowAutoTopicCreation: false,
+  })
+  await consumer.connect()
+  await consumer.subscribe({ topics: [topic], fromBeginning: true })
+  await consumer.run({
+    autoCommit: false,
+    eachMessage: async ({ message }) => {
+      if (message.value) {
+        const event = await options.codec.decode<ControlEvent>(message.value)
+        const outcome = applyControlEvent(state, event)
+        if (!outcome.applied)
+          log.warn(
+            { event_id: event.event_id, type: event.type, reason: outcome.reason },
+            'control event not applied',
+          )
+        outcomes.set(event.event_id, outcome.applied)
+      }
+      appliedOffset = BigInt(message.offset)
+      for (const waiter of waiters.filter((entry) => entry.offset <= appliedOffset)) {
+        waiters.splice(waiters.indexOf(waiter), 1)
+        waiter.resolve()
+      }
+    },
+  })
+
+  const waitForOffset = (offset: bigint, timeoutMs: number): Promise<void> =>
+    offset <= appliedOffset
+      ? Promise.resolve()
+      : new Promise((resolveWait, reject) => {
+          const timer = setTimeout(
+            () => reject(new Error(`control read model did not reach offset ${offset} in ${timeoutMs} ms`)),
+            timeoutMs,
+          )
+          waiters.push({ offset, resolve: () => (clearTimeout(timer), resolveWait()) })
+        })
+
+  await waitForOffset(catchUpTo, 60_000)
+  log.info(
+    { instances: state.instances.size, keys: state.keysById.size, offset: String(appliedOffset) },
+    'control read model caught up',
+  )
+
+  return {
+    state,
+    async append(events, correlationId) {
+      let written: AppendedBatch | undefined
+      try {
+        ;[written] = await producer.append(
+          topic,
+          events.map((event) => ({
+            key: event.instance_id,
+            subject: controlSubject(topic, event.type),
+            payload: event,
+            correlationId,
+            headers: { 'event-type': event.type },
+          })),
+        )
+      } catch (error) {
+        // A payload the event schema refuses is bad input (say, a limit out of range), not an outage.
+        if (error instanceof SchemaValidationError) {
+          throw invalidInput(
+            Object.fromEntries(
+              error.paths.map((path) => [
+                path.split(' ')[0]?.slice(1).replaceAll('/', '.') ?? '',
+                path.split(' ').slice(1).join(' '),
+              ]),
+            ),
+            'The change does not match its event schema',
+          )
+        }
+        log.error({ err: error, correlationId }, 'control event append failed')
+        throw new AppError(
+          'SERVICE_UNAVAILABLE',
+          'The event log is unavailable',
+          { retry_after_seconds: 5, reason: 'kafka_unavailable' },
+          { cause: error },
+        )
+      }
+      const last = BigInt(written?.baseOffset ?? '0') + BigInt(events.length - 1)
+      try {
+        await waitForOffset(last, options.readYourWriteTimeoutMs ?? 15_000)
+      } catch (error) {
+        // Appended but not yet visible here: the change is durable and will apply; the caller may retry the read.
+        throw new AppError(
+          'SERVICE_UNAVAILABLE',
+          'The change was recorded but is not visible yet',
+          { retry_after_seconds: 2, reason: 'read_model_lagging' },
+          { cause: error },
+        )
+      }
+      return events.map((event) => outcomes.get(event.event_id) ?? false)
+    },
+    async close() {
+      await Promise.allSettled([consumer.disconnect(), producer.close()])
+    },
+  }
+}

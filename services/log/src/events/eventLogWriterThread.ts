@@ -1,0 +1,147 @@
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { Worker } from 'node:worker_threads'
+import type { EventBatchResponse } from '@memory-service/contracts'
+import { AppError } from '@memory-service/domain'
+import type { ErrorCode } from '@memory-service/domain'
+import type { Logger } from '@memory-service/engines'
+import type { EventRecorder } from './createEventRecorder.js'
+import type { DedupeWindowStats } from '@memory-service/domain'
+
+/** What the writer thread is started with (structured-cloneable). */
+export interface WriterSettings {
+  brokers: string[]
+  clientId: string
+  registryUrl: string
+  topic: string
+  windowMs: number
+  maxEntries: number
+  logLevel: string
+  loggerName: string
+}
+
+export type WriterRequest =
+  | {
+      kind: 'record'
+      id: number
+      scope: { instanceId: string; clientId: string }
+      events: unknown[]
+      correlationId: string
+    }
+  | { kind: 'stats'; id: number }
+  | { kind: 'close' }
+
+export type WriterResponse =
+  | { kind: 'started' }
+  | { kind: 'caught-up' }
+  | { kind: 'closed' }
+  | { kind: 'recorded'; id: number; response: EventBatchResponse }
+  | { kind: 'failed'; id: number; error: { code: string; message: string; details: Record<string, unknown> } }
+  | { kind: 'stats'; id: number; stats: DedupeWindowStats & { caughtUp: boolean } }
+
+export interface EventLogWriter extends EventRecorder {
+  /** Resolves once the thread has read the recent log back (its dedupe window is rebuilt). */
+  readonly caughtUp: Promise<void>
+  stats(): Promise<DedupeWindowStats & { caughtUp: boolean }>
+  close(): Promise<void>
+}
+
+const unavailable = (reason: string) =>
+  new AppError('SERVICE_UNAVAILABLE', 'The event writer is unavailable; nothing was recorded', {
+    retry_after_seconds: 2,
+    reason,
+  })
+
+/**
+ * Starts the event recorder (createEventRecorder with its producer and dedupe window) on a worker thread of its own
+ * and answers `record` through it. The thread is restarted if it ever exits on its own; requests it was handling
+ * are answered SERVICE_UNAVAILABLE (retrying them with the same event_id is safe).
+ */
+export async function createEventLogWriter(
+  settings: WriterSettings,
+  logger: Logger,
+): Promise<EventLogWriter> {
+  // From sources (tsx, vitest) the thread registers tsx before loading the TypeScript entry; a build runs the
+  // compiled entry as it is.
+  const fromSources = import.meta.url.endsWith('.ts')
+  const entry = new URL(fromSources ? './eventLogWriter.ts' : './eventLogWriter.js', import.meta.url)
+  const tsxApi = () =>
+    pathToFileURL(
+      join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/esm/api/index.mjs'),
+    ).href
+  const bootstrap = fromSources
+    ? new URL(
+        `data:text/javascript,${encodeURIComponent(
+          `import { register } from ${JSON.stringify(tsxApi())}; register(); await import(${JSON.stringify(entry.href)})`,
+        )}`,
+      )
+    : entry
+  const waiting = new Map<number, { resolve(value: never): void; reject(error: unknown): void }>()
+  let nextId = 0
+  let closing = false
+  let markCaughtUp!: () => void
+  const caughtUp = new Promise<void>((resolve) => (markCaughtUp = resolve))
+  let worker!: Worker
+
+  const start = (): Promise<void> =>
+    new Promise<void>((resolveStarted, rejectStarted) => {
+      worker = new Worker(bootstrap, { workerData: settings })
+      let started = false
+      worker.on('message', (message: WriterResponse) => {
+        if (message.kind === 'started') {
+          started = true
+          resolveStarted()
+        } else if (message.kind === 'caught-up') markCaughtUp()
+        else if (message.kind === 'recorded' || message.kind === 'stats') {
+          const pending = waiting.get(message.id)
+          waiting.delete(message.id)
+          pending?.resolve((message.kind === 'recorded' ? message.response : message.stats) as never)
+        } else if (message.kind === 'failed') {
+          const pending = waiting.get(message.id)
+          waiting.delete(message.id)
+          pending?.reject(
+            new AppError(message.error.code as ErrorCode, message.error.message, message.error.details),
+          )
+        }
+      })
+      worker.on('error', (error) => {
+        logger.error({ err: error }, 'event writer thread failed')
+        if (!started) rejectStarted(error)
+      })
+      worker.on('exit', (code) => {
+        for (const [id, pending] of waiting) {
+          waiting.delete(id)
+          pending.reject(unavailable('event_writer_restarting'))
+        }
+        if (closing || !started) return
+        logger.error({ code }, 'event writer thread exited; starting it again')
+        start().catch((error: unknown) => logger.error({ err: error }, 'event writer thread did not restart'))
+      })
+    })
+
+  const ask = <T>(request: (id: number) => WriterRequest): Promise<T> => {
+    if (closing) return Promise.reject(unavailable('closing'))
+    const id = (nextId += 1)
+    return new Promise<T>((resolve, reject) => {
+      waiting.set(id, { resolve: resolve, reject })
+      worker.postMessage(request(id))
+    })
+  }
+
+  await start()
+  return {
+    caughtUp,
+    record: (scope, events, correlationId) =>
+      ask<EventBatchResponse>((id) => ({ kind: 'record', id, scope, events, correlationId })),
+    stats: () => ask((id) => ({ kind: 'stats', id })),
+    async close() {
+      closing = true
+      const closed = new Promise<void>((resolve) => worker.once('exit', () => resolve()))
+      worker.postMessage({ kind: 'close' } satisfies WriterRequest)
+      const timer = setTimeout(() => void worker.terminate(), 10_000)
+      await closed
+      clearTimeout(timer)
+    },
+  }
+}

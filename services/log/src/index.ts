@@ -1,0 +1,12 @@
+/** @memory-service/log: The event log: Kafka producer and consumers, the schema registry codec, dead letters, the control plane, consumer lag, the conversation-event recorder. */
+export * from './controlPlane/controlPlane.js'
+export * from './events/createEventRecorder.js'
+export * from './events/eventIdTail.js'
+export * from './events/eventLogWriterThread.js'
+export * from './kafka/backgroundAppender.js'
+export * from './kafka/coalescingAppender.js'
+export * from './kafka/consumerLag.js'
+export * from './kafka/deadLetters.js'
+export * from './kafka/eventConsumer.js'
+export * from './kafka/eventProducer.js'
+export * from './kafka/groupPresence.js'

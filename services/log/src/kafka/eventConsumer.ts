@@ -1,0 +1,166 @@
+import type { Consumer, IHeaders, Kafka, KafkaMessage } from 'kafkajs'
+import type { Logger } from '@memory-service/engines'
+import type { SchemaCodec } from '@memory-service/engines'
+import { CORRELATION_ID_HEADER } from './eventProducer.js'
+
+export interface ConsumedEvent<T> {
+  topic: string
+  partition: number
+  offset: string
+  key: string | null
+  payload: T
+  headers: Record<string, string>
+  correlationId: string | undefined
+  /** The record exactly as it is in the log, for dead-lettering it unchanged. */
+  raw: { key: Buffer | null; value: Buffer; headers: IHeaders }
+}
+
+interface ConsumerBase {
+  kafka: Kafka
+  codec: SchemaCodec
+  logger: Logger
+  /** Consumer group, named after the service that owns the work. */
+  groupId: string
+  topics: string[]
+  fromBeginning?: boolean
+  /** Partitions handled at once by this consumer (order is kept within each partition). */
+  partitionsConsumedConcurrently?: number
+  /**
+   * With `handle`: records of one partition handled at once (default 1, in order). Only for handlers whose records
+   * are independent of each other; offsets are resolved in order either way.
+   */
+  handleConcurrency?: number
+  /**
+   * A record the schema registry cannot decode will never decode: it is handed here (to be dead-lettered) and
+   * skipped. Without this option the consumer stops on it.
+   */
+  onUndecodable?(record: Omit<ConsumedEvent<never>, 'payload'>, error: unknown): Promise<void>
+}
+
+export type EventConsumerOptions<T> = ConsumerBase &
+  (
+    | {
+        /** Applies one event. The offset is resolved only after it returns, so a crash replays the event. */
+        handle(event: ConsumedEvent<T>, log: Logger): Promise<void>
+      }
+    | {
+        /** Applies every event of a fetched batch at once (bulk writes); offsets are resolved after it returns. */
+        handleBatch(events: ConsumedEvent<T>[], log: Logger): Promise<void>
+      }
+  )
+
+export interface EventConsumer {
+  close(): Promise<void>
+}
+
+function headersToStrings(headers: IHeaders | undefined): Record<string, string> {
+  const result: Record<string, string> = {}
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    const first = Array.isArray(value) ? value[0] : value
+    if (first !== undefined) result[name] = first.toString()
+  }
+  return result
+}
+
+/**
+ * Decodes schema-registry framed events and hands them to the handler, resolving offsets only after the handler's
+ * write. A handler that throws stops the batch; kafkajs retries from the first unresolved offset.
+ */
+export async function createEventConsumer<T>(options: EventConsumerOptions<T>): Promise<EventConsumer> {
+  const consumer: Consumer = options.kafka.consumer({
+    groupId: options.groupId,
+    allowAutoTopicCreation: false,
+  })
+  await consumer.connect()
+  await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning ?? false })
+
+  async function decode(
+    topic: string,
+    partition: number,
+    message: KafkaMessage & { value: Buffer },
+  ): Promise<ConsumedEvent<T> | null> {
+    const headers = headersToStrings(message.headers)
+    const record = {
+      topic,
+      partition,
+      offset: message.offset,
+      key: message.key?.toString() ?? null,
+      headers,
+      correlationId: headers[CORRELATION_ID_HEADER],
+      raw: { key: message.key ?? null, value: message.value, headers: message.headers ?? {} },
+    }
+    try {
+      return { ...record, payload: await options.codec.decode<T>(message.value) }
+    } catch (error) {
+      if (!options.onUndecodable) throw error
+      options.logger.error({ err: error, topic, partition, offset: message.offset }, 'undecodable record')
+      await options.onUndecodable(record, error)
+      return null
+    }
+  }
+
+  await consumer.run({
+    autoCommit: true,
+    eachBatchAutoResolve: false,
+    partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 1,
+    eachBatch: async (context) => {
+      const { batch } = context
+      const batchLog = options.logger.child({ topic: batch.topic, partition: batch.partition })
+      if ('handleBatch' in options) {
+        const events: ConsumedEvent<T>[] = []
+        for (const message of batch.messages) {
+          if (message.value === null) continue
+          const event = await decode(batch.topic, batch.partition, { ...message, value: message.value })
+          if (event) events.push(event)
+        }
+        if (events.length > 0) await options.handleBatch(events, batchLog)
+        const last = batch.messages.at(-1)
+        if (last) context.resolveOffset(last.offset)
+        await context.heartbeat()
+        return
+      }
+      // Up to `window` records of the partition are handled at once; offsets are still resolved in order, only up
+      // to the last record before which every record has been handled.
+      const window = options.handleConcurrency ?? 1
+      const done = new Set<string>()
+      let next = 0
+      const resolveContiguous = () => {
+        while (next < batch.messages.length && done.has(batch.messages[next]?.offset ?? '')) {
+          context.resolveOffset(batch.messages[next]?.offset ?? '')
+          next += 1
+        }
+      }
+      const handleOne = async (message: KafkaMessage): Promise<void> => {
+        if (message.value !== null) {
+          const event = await decode(batch.topic, batch.partition, { ...message, value: message.value })
+          if (event) {
+            await options.handle(
+              event,
+              batchLog.child({ offset: message.offset, correlationId: event.correlationId }),
+            )
+          }
+        }
+        done.add(message.offset)
+      }
+      const inFlight = new Set<Promise<void>>()
+      let failure: Error | undefined
+      for (const message of batch.messages) {
+        if (!context.isRunning() || context.isStale() || failure !== undefined) break
+        const running = handleOne(message).catch((error: unknown) => {
+          failure ??= error instanceof Error ? error : new Error('record handler failed', { cause: error })
+        })
+        inFlight.add(running)
+        void running.finally(() => inFlight.delete(running))
+        if (inFlight.size >= window) await Promise.race(inFlight)
+        resolveContiguous()
+        await context.heartbeat()
+      }
+      await Promise.all(inFlight)
+      resolveContiguous()
+      // A failed record stops the batch; kafkajs retries from the first unresolved offset (records after it that
+      // were handled are handled again, which every handler must tolerate anyway).
+      if (failure !== undefined) throw failure
+    },
+  })
+  return { close: () => consumer.disconnect() }
+}

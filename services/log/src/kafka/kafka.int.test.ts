@@ -1,0 +1,205 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { testConfig, testLogger, uniqueName, eventually } from '../../../../test/support/testEngines.js'
+import { createSchemaCodec } from '@memory-service/engines'
+import { createKafka } from '@memory-service/engines'
+import { createEventConsumer, type ConsumedEvent, type EventConsumer } from './eventConsumer.js'
+import { createEventProducer, type EventProducer } from './eventProducer.js'
+import { createTopicAdmin, type TopicAdmin } from '@memory-service/engines'
+
+const config = testConfig()
+const logger = testLogger()
+const kafka = createKafka({ brokers: config.kafka.brokers, clientId: 'kafka-int-test', logger })
+const codec = createSchemaCodec(config.schemaRegistry.url)
+const topic = uniqueName('mem.test-turns.v1')
+const subject = `${topic}-value`
+const turnSchema = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  title: 'TestTurn',
+  type: 'object',
+  additionalProperties: false,
+  required: ['event_id', 'content'],
+  properties: { event_id: { type: 'string' }, content: { type: 'string' } },
+}
+
+let admin: TopicAdmin
+let producer: EventProducer
+const consumers: EventConsumer[] = []
+
+beforeAll(async () => {
+  admin = await createTopicAdmin(kafka)
+  await codec.register([{ subject, schema: turnSchema }])
+  producer = await createEventProducer(kafka, codec)
+})
+
+afterAll(async () => {
+  await Promise.all(consumers.map((consumer) => consumer.close()))
+  await producer.close()
+  await admin.deleteTopics([topic])
+  await admin.close()
+})
+
+describe('topic admin', () => {
+  it('creates a declared topic with its partitions and configs, and a second run changes nothing', async () => {
+    const declaration = {
+      name: topic,
+      partitions: 3,
+      config: { 'retention.ms': '-1', 'cleanup.policy': 'delete' },
+    }
+    expect(await admin.ensureTopics([declaration])).toEqual({ created: [topic], updated: [] })
+    expect(await admin.ensureTopics([declaration])).toEqual({ created: [], updated: [] })
+    const described = (await admin.describeTopics([topic])).get(topic)
+    expect(described?.partitions).toBe(3)
+    expect(described?.config['retention.ms']).toBe('-1')
+  })
+
+  it('repairs a topic whose configs drifted from the declaration', async () => {
+    const declaration = {
+      name: topic,
+      partitions: 3,
+      config: { 'retention.ms': '-1', 'cleanup.policy': 'delete' },
+    }
+    await admin.ensureTopics([{ ...declaration, config: { ...declaration.config, 'retention.ms': '60000' } }])
+    expect((await admin.describeTopics([topic])).get(topic)?.config['retention.ms']).toBe('60000')
+    expect(await admin.ensureTopics([declaration])).toEqual({ created: [], updated: [topic] })
+    expect((await admin.describeTopics([topic])).get(topic)?.config['retention.ms']).toBe('-1')
+  })
+})
+
+describe('event producer and consumer', () => {
+  it('round-trips schema-encoded events with key, headers and correlation id, in order per key', async () => {
+    const received: ConsumedEvent<{ event_id: string; content: string }>[] = []
+    consumers.push(
+      await createEventConsumer<{ event_id: string; content: string }>({
+        kafka,
+        codec,
+        logger,
+        groupId: uniqueName('kafka-int-roundtrip'),
+        topics: [topic],
+        fromBeginning: true,
+        handle: async (event) => {
+          received.push(event)
+        },
+      }),
+    )
+    const events = ['one', 'two', 'three'].map((content, index) => ({
+      key: 'conversation-1',
+      subject,
+      payload: { event_id: `evt_${index}`, content },
+      correlationId: 'corr-roundtrip-1',
+      headers: { 'event-type': 'user_message' },
+    }))
+    const appended = await producer.append(topic, events)
+    expect(appended).toHaveLength(1)
+    await eventually(async () => (received.length >= 3 ? true : undefined))
+    expect(received.map((event) => event.payload)).toEqual(events.map((event) => event.payload))
+    expect(received[0]).toMatchObject({
+      topic,
+      key: 'conversation-1',
+      correlationId: 'corr-roundtrip-1',
+      headers: { 'event-type': 'user_message', 'x-correlation-id': 'corr-roundtrip-1' },
+    })
+  })
+
+  it('refuses to append a payload that does not match its schema, naming the failing path', async () => {
+    await expect(
+      producer.append(topic, [
+        { key: 'k', subject, payload: { event_id: 7 }, correlationId: 'corr-bad-payload' },
+      ]),
+    ).rejects.toMatchObject({
+      name: 'SchemaValidationError',
+      paths: expect.arrayContaining(['/event_id must be string']),
+    })
+  })
+
+  it('redelivers an event whose handler failed, because the offset is resolved only after the write', async () => {
+    const otherTopic = uniqueName('mem.test-retry.v1')
+    await admin.ensureTopics([{ name: otherTopic, partitions: 1, config: {} }])
+    await codec.register([{ subject: `${otherTopic}-value`, schema: turnSchema }])
+    let attempts = 0
+    const handled: string[] = []
+    const retryConsumer = await createEventConsumer<{ event_id: string; content: string }>({
+      kafka,
+      codec,
+      logger,
+      groupId: uniqueName('kafka-int-retry'),
+      topics: [otherTopic],
+      fromBeginning: true,
+      handle: async (event) => {
+        attempts += 1
+        if (attempts === 1) throw new Error('projection store briefly unavailable')
+        handled.push(event.payload.event_id)
+      },
+    })
+    await producer.append(otherTopic, [
+      {
+        key: 'k',
+        subject: `${otherTopic}-value`,
+        payload: { event_id: 'evt_retry', content: 'x' },
+        correlationId: 'corr-retry',
+      },
+    ])
+    await eventually(async () => (handled.length > 0 ? true : undefined), 30_000)
+    expect(handled).toEqual(['evt_retry'])
+    expect(attempts).toBe(2)
+    await retryConsumer.close()
+    await admin.deleteTopics([otherTopic])
+  })
+  it('handles records of a partition concurrently when asked, and after a failure commits no record past it', async () => {
+    const otherTopic = uniqueName('mem.test-window.v1')
+    await admin.ensureTopics([{ name: otherTopic, partitions: 1, config: {} }])
+    await codec.register([{ subject: `${otherTopic}-value`, schema: turnSchema }])
+    const groupId = uniqueName('kafka-int-window')
+    let running = 0
+    let mostAtOnce = 0
+    let failedOnce = false
+    const handled: string[] = []
+    const options = {
+      kafka,
+      codec,
+      logger,
+      groupId,
+      topics: [otherTopic],
+      fromBeginning: true,
+      handleConcurrency: 4,
+      handle: async (event: ConsumedEvent<{ event_id: string; content: string }>) => {
+        running += 1
+        mostAtOnce = Math.max(mostAtOnce, running)
+        // Later records finish first, so completion order differs from log order.
+        await new Promise((resolve) => setTimeout(resolve, 60 - Number(event.offset) * 5))
+        running -= 1
+        if (event.payload.event_id === 'evt_5' && !failedOnce) {
+          failedOnce = true
+          throw new Error('store briefly unavailable')
+        }
+        handled.push(event.payload.event_id)
+      },
+    }
+    const windowConsumer = await createEventConsumer(options)
+    // A producer of its own: the shared one still tracks topics earlier tests deleted.
+    const windowProducer = await createEventProducer(kafka, codec)
+    await windowProducer.append(
+      otherTopic,
+      Array.from({ length: 10 }, (_, index) => ({
+        key: 'k',
+        subject: `${otherTopic}-value`,
+        payload: { event_id: `evt_${String(index)}`, content: 'x' },
+        correlationId: 'corr-window',
+      })),
+    )
+    await eventually(async () => (new Set(handled).size === 10 ? true : undefined), 30_000)
+    expect(mostAtOnce).toBeGreaterThan(1)
+    expect(mostAtOnce).toBeLessThanOrEqual(4)
+    await windowConsumer.close()
+    // Everything was committed once handled: a new member of the group gets nothing again.
+    const again: string[] = []
+    const second = await createEventConsumer<{ event_id: string; content: string }>({
+      ...options,
+      handle: async (event) => void again.push(event.payload.event_id),
+    })
+    await new Promise((resolve) => setTimeout(resolve, 4000))
+    expect(again).toEqual([])
+    await second.close()
+    await windowProducer.close()
+    await admin.deleteTopics([otherTopic])
+  })
+})

@@ -1,0 +1,13 @@
+import { createBuiltinExtractor, type Extractor } from '@memory-service/domain'
+import { createLlmExtractor } from '@memory-service/engines'
+import type { ServiceConfig } from '@memory-service/contracts'
+
+/** The configured extractor: the built-in one unless an LLM is configured (loadConfig checks its settings). */
+export function createExtractor(config: ServiceConfig): Extractor {
+  if (config.extraction.provider === 'builtin') return createBuiltinExtractor()
+  const { baseUrl, model, apiKey, timeoutMs } = config.llm
+  if (baseUrl === undefined || model === undefined) {
+    throw new Error('EXTRACTION_PROVIDER=llm needs LLM_BASE_URL and LLM_MODEL')
+  }
+  return createLlmExtractor({ baseUrl, model, timeoutMs, ...(apiKey !== undefined ? { apiKey } : {}) })
+}

@@ -1,0 +1,289 @@
+import { hash } from 'node:crypto'
+import type { Client } from '@elastic/elasticsearch'
+import type {
+  ConversationCompacted,
+  ConversationEventRecorded,
+  UserDataErased,
+} from '@memory-service/contracts'
+import type { Turn } from '@memory-service/domain'
+
+/** Declared in infra/elasticsearch/indices.json. */
+export const CONVERSATION_TURNS_INDEX = 'mem-conversation-turns-v1'
+
+/** A turn's document id: event ids are unique within a conversation, not across conversations or instances. */
+export function turnDocumentId(instanceId: string, conversationId: string, eventId: string): string {
+  return hash('sha1', JSON.stringify([instanceId, conversationId, eventId]), 'base64url')
+}
+export const CONVERSATIONS_INDEX = 'mem-conversations-v1'
+export const ERASURES_INDEX = 'mem-erasures-v1'
+
+export interface StoredTurn extends Turn {
+  event_id: string
+  instance_id: string
+  conversation_id: string
+  user_id: string
+  customer_id: string | null
+  event_type: string
+  received_at: string
+}
+
+export interface StoredConversation {
+  instance_id: string
+  conversation_id: string
+  user_id: string
+  customer_id: string | null
+  summary: string
+  compacted_through: number
+  compacted_turns: number
+  compactions: number
+  compression_ratio: number
+  validation_score: number
+  compacted_at: string
+  compaction_id: string
+}
+
+const turnsAfterQuery = (instanceId: string, conversationId: string, position: number) => ({
+  bool: {
+    filter: [
+      { term: { instance_id: instanceId } },
+      { term: { conversation_id: conversationId } },
+      { range: { position: { gt: position } } },
+      // Session events carry no role and no content (content is stored, not indexed).
+      { exists: { field: 'role' } },
+    ],
+  },
+})
+
+const conversationDocumentId = (instanceId: string, conversationId: string) =>
+  `${instanceId}:${conversationId}`
+
+/** The most turns a context fetch or a compaction reads at once (a conversation beyond it is compacted first). */
+const maxTurnsRead = 10_000
+
+/**
+ * Conversations in Elasticsearch: turns by event id (a replayed event rewrites the same document) and one document
+ * per conversation with its summary, versioned by the position it reaches, so an older compaction arriving late
+ * cannot replace a newer one.
+ */
+export function createConversationStore(client: Client) {
+  /** Ids of every document of an index matching a filter, page by page (this Elasticsearch has no delete-by-query). */
+  async function deleteMatching(index: string, filter: object[]): Promise<number> {
+    let deleted = 0
+    for (;;) {
+      const page = await client.search({ index, size: 1000, _source: false, query: { bool: { filter } } })
+      const ids = page.hits.hits.flatMap((hit) => (hit._id ? [hit._id] : []))
+      if (ids.length === 0) return deleted
+      await client.bulk({
+        operations: ids.map((id) => ({ delete: { _index: index, _id: id } })),
+        refresh: true,
+      })
+      deleted += ids.length
+    }
+  }
+  /** When the user was erased (null: never). */
+  async function erasureOf(instanceId: string, userId: string): Promise<string | null> {
+    const response = await client.get<{ erased_at: string }>(
+      { index: ERASURES_INDEX, id: `${instanceId}:${userId}` },
+      { ignore: [404] },
+    )
+    return response.found ? (response._source?.erased_at ?? null) : null
+  }
+
+  return {
+    /**
+     * Erases a user's conversations: the erasure is recorded first (so turns still on their way are not stored
+     * after it), then their turns and conversation documents are deleted. Idempotent.
+     */
+    async eraseUser(event: UserDataErased): Promise<{ turns: number; conversations: number }> {
+      const owned = [{ term: { instance_id: event.instance_id } }, { term: { user_id: event.user_id } }]
+      // Which conversations were theirs, so that those ids stay not found after the erasure.
+      const ids = await client.search({
+        index: CONVERSATION_TURNS_INDEX,
+        size: 0,
+        query: { bool: { filter: owned } },
+        aggs: { conversations: { terms: { field: 'conversation_id', size: 10_000 } } },
+      })
+      const conversationIds = (
+        (ids.aggregations?.conversations as { buckets?: { key: string }[] } | undefined)?.buckets ?? []
+      ).map((bucket) => bucket.key)
+      const id = `${event.instance_id}:${event.user_id}`
+      const previous = await client.get<{ conversation_ids?: string[] }>(
+        { index: ERASURES_INDEX, id },
+        { ignore: [404] },
+      )
+      await client.index({
+        index: ERASURES_INDEX,
+        id,
+        document: {
+          instance_id: event.instance_id,
+          user_id: event.user_id,
+          erased_at: event.erased_at,
+          conversation_ids: [...new Set([...(previous._source?.conversation_ids ?? []), ...conversationIds])],
+        },
+        refresh: true,
+      })
+      const turns = await deleteMatching(CONVERSATION_TURNS_INDEX, owned)
+      const conversations = await deleteMatching(CONVERSATIONS_INDEX, owned)
+      return { turns, conversations }
+    },
+
+    async writeTurns(turns: { event: ConversationEventRecorded; position: number }[]): Promise<void> {
+      if (turns.length === 0) return
+      // Turns of an erased user received before the erasure are not stored (a replay of the log, a late delivery).
+      const keys = [...new Set(turns.map(({ event }) => `${event.instance_id}:${event.user_id}`))]
+      const { docs } = await client.mget<{ erased_at: string }>({ index: ERASURES_INDEX, ids: keys })
+      const erasures = new Map(
+        docs.flatMap((doc) =>
+          'found' in doc && doc.found && doc._source ? [[doc._id, doc._source.erased_at]] : [],
+        ),
+      )
+      turns = turns.filter(({ event }) => {
+        const erased = erasures.get(`${event.instance_id}:${event.user_id}`)
+        return erased === undefined || event.received_at > erased
+      })
+      if (turns.length === 0) return
+      // The first record of an event in the log wins: a later copy (a duplicate two gateways raced to append, or a
+      // repeat older than the dedupe window) is not stored again, and a replay rewrites nothing.
+      const response = await client.bulk({
+        operations: turns.flatMap(({ event, position }) => [
+          {
+            create: {
+              _index: CONVERSATION_TURNS_INDEX,
+              _id: turnDocumentId(event.instance_id, event.conversation_id, event.event_id),
+            },
+          },
+          {
+            event_id: event.event_id,
+            instance_id: event.instance_id,
+            conversation_id: event.conversation_id,
+            user_id: event.user_id,
+            customer_id: event.customer_id,
+            event_type: event.event_type,
+            role: event.role,
+            content: event.content,
+            occurred_at: event.occurred_at,
+            received_at: event.received_at,
+            position,
+          } satisfies Omit<StoredTurn, 'role' | 'content'> & { role: string | null; content: string | null },
+        ]),
+      })
+      if (response.errors) {
+        const failed = response.items.filter((item) => item.create?.error && item.create.status !== 409)
+        if (failed.length > 0) throw new Error(`turns not stored: ${JSON.stringify(failed.slice(0, 3))}`)
+      }
+    },
+
+    /** Applies a compaction; `false` when a compaction reaching as far or further was stored before. */
+    async writeCompaction(event: ConversationCompacted): Promise<boolean> {
+      const erased = await erasureOf(event.instance_id, event.user_id)
+      if (erased !== null && event.occurred_at <= erased) return false
+      const document: StoredConversation = {
+        instance_id: event.instance_id,
+        conversation_id: event.conversation_id,
+        user_id: event.user_id,
+        customer_id: event.customer_id,
+        summary: event.summary,
+        compacted_through: event.through_position,
+        compacted_turns: event.compacted_turns,
+        compactions: 0,
+        compression_ratio: event.compression_ratio,
+        validation_score: event.validation_score,
+        compacted_at: event.occurred_at,
+        compaction_id: event.compaction_id,
+      }
+      const previous = await this.conversation(event.instance_id, event.conversation_id)
+      document.compactions =
+        (previous?.compactions ?? 0) + (previous?.compaction_id === event.compaction_id ? 0 : 1)
+      try {
+        await client.index({
+          index: CONVERSATIONS_INDEX,
+          id: conversationDocumentId(event.instance_id, event.conversation_id),
+          version: event.through_position + 1,
+          version_type: 'external_gte',
+          document,
+        })
+        return true
+      } catch (error) {
+        if ((error as { meta?: { statusCode?: number } }).meta?.statusCode === 409) return false
+        throw error
+      }
+    },
+
+    async conversation(instanceId: string, conversationId: string): Promise<StoredConversation | null> {
+      const response = await client.get<StoredConversation>(
+        { index: CONVERSATIONS_INDEX, id: conversationDocumentId(instanceId, conversationId) },
+        { ignore: [404] },
+      )
+      return response.found ? (response._source ?? null) : null
+    },
+
+    /** Whether the conversation belonged to a user erased since (then it stays not found). */
+    async purged(instanceId: string, conversationId: string): Promise<boolean> {
+      const { count } = await client.count({
+        index: ERASURES_INDEX,
+        query: {
+          bool: {
+            filter: [{ term: { instance_id: instanceId } }, { term: { conversation_ids: conversationId } }],
+          },
+        },
+      })
+      return count > 0
+    },
+
+    /** Whether the conversation id holds turns of another instance or another user (then it is not theirs). */
+    async belongsElsewhere(instanceId: string, conversationId: string, userId: string): Promise<boolean> {
+      const response = await client.search({
+        index: CONVERSATION_TURNS_INDEX,
+        size: 0,
+        track_total_hits: 1,
+        query: {
+          bool: {
+            filter: [{ term: { conversation_id: conversationId } }],
+            must_not: [
+              { bool: { filter: [{ term: { instance_id: instanceId } }, { term: { user_id: userId } }] } },
+            ],
+          },
+        },
+      })
+      const total = response.hits.total
+      return (typeof total === 'number' ? total : (total?.value ?? 0)) > 0
+    },
+
+    /**
+     * The newest turns after a position, oldest first, at most `limit` of them, and how many there are in all (a
+     * context never holds more turns than a budget of 32 768 tokens can, so the rest is only counted).
+     */
+    async recentTurnsAfter(
+      instanceId: string,
+      conversationId: string,
+      position: number,
+      limit: number,
+    ): Promise<{ turns: StoredTurn[]; total: number }> {
+      const response = await client.search<StoredTurn>({
+        index: CONVERSATION_TURNS_INDEX,
+        size: limit,
+        track_total_hits: true,
+        sort: [{ position: 'desc' }],
+        query: turnsAfterQuery(instanceId, conversationId, position),
+      })
+      const total = response.hits.total
+      return {
+        turns: response.hits.hits.flatMap((hit) => (hit._source ? [hit._source] : [])).reverse(),
+        total: typeof total === 'number' ? total : (total?.value ?? 0),
+      }
+    },
+
+    /** Turns after a position, oldest first. */
+    async turnsAfter(instanceId: string, conversationId: string, position: number): Promise<StoredTurn[]> {
+      const response = await client.search<StoredTurn>({
+        index: CONVERSATION_TURNS_INDEX,
+        size: maxTurnsRead,
+        sort: [{ position: 'asc' }],
+        query: turnsAfterQuery(instanceId, conversationId, position),
+      })
+      return response.hits.hits.flatMap((hit) => (hit._source ? [hit._source] : []))
+    },
+  }
+}
+
+export type ConversationStore = ReturnType<typeof createConversationStore>

@@ -1,0 +1,302 @@
+import { defaultSearchTuning, type SearchTuning } from '@memory-service/domain'
+import type { Client, estypes } from '@elastic/elasticsearch'
+import type { MemorySearchRequest } from '@memory-service/contracts'
+import type { Embedder } from '@memory-service/engines'
+import { AppError } from '@memory-service/domain'
+import { MEMORIES_ALIAS } from '@memory-service/domain'
+import type { StoredMemory } from './memoryStore.js'
+import type { Neo4jStore } from '@memory-service/engines'
+import { activeGraphGeneration } from '../graph/graphGenerations.js'
+import { entityKeyCandidatesOf, subQueriesOf, withoutNames } from '@memory-service/domain'
+import { cosine, fuseRankings, rerank, termCoverage, type Ranking } from '@memory-service/domain'
+import { searchTermsOf } from '@memory-service/domain'
+
+export type SearchRequest = MemorySearchRequest & {
+  limit: number
+  mode: 'accurate' | 'fast'
+  /** Whether the entities the question names are looked up in the graph (the instance's configuration says). */
+  graph?: boolean
+}
+
+export interface SearchOutcome {
+  hits: { memory: StoredMemory; score: number }[]
+  /** What the search cost, for usage events. */
+  vectorQueries: number
+  graphQueries: number
+}
+
+export interface MemorySearch {
+  search(instanceId: string, request: SearchRequest): Promise<SearchOutcome>
+  /** Whether a search in this scope could find anything at all (one cheap request: no question, no ranking). */
+  hasMemories(
+    instanceId: string,
+    scope: Pick<MemorySearchRequest, 'user_id' | 'customer_id'>,
+  ): Promise<boolean>
+}
+
+/**
+ * Who may see what: the instance always; with `user_id` that user's memories (within `customer_id` when given) and
+ * the memories shared at the customer (a customer and no user); with only `customer_id` that customer's memories.
+ */
+export function scopeFilters(
+  instanceId: string,
+  request: MemorySearchRequest,
+): estypes.QueryDslQueryContainer[] {
+  const filters: estypes.QueryDslQueryContainer[] = [{ term: { instance_id: instanceId } }]
+  const customer = request.customer_id
+  if (request.user_id !== undefined) {
+    const own: estypes.QueryDslQueryContainer = {
+      bool: {
+        filter: [
+          { term: { 'scope.user_id': request.user_id } },
+          ...(customer !== undefined ? [{ term: { 'scope.customer_id': customer } }] : []),
+        ],
+      },
+    }
+    const shared: estypes.QueryDslQueryContainer | null =
+      customer === undefined
+        ? null
+        : {
+            bool: {
+              filter: [{ term: { 'scope.customer_id': customer } }],
+              must_not: [{ exists: { field: 'scope.user_id' } }],
+            },
+          }
+    filters.push(shared ? { bool: { should: [own, shared], minimum_should_match: 1 } } : own)
+  } else if (customer !== undefined) {
+    filters.push({ term: { 'scope.customer_id': customer } })
+  }
+  const wanted = request.filters
+  if (wanted?.types) filters.push({ terms: { type: wanted.types } })
+  if (wanted?.entity_ids) filters.push({ terms: { entity_ids: wanted.entity_ids } })
+  if (wanted?.created_after !== undefined || wanted?.created_before !== undefined) {
+    filters.push({
+      range: {
+        created_at: {
+          ...(wanted.created_after !== undefined ? { gt: wanted.created_after } : {}),
+          ...(wanted.created_before !== undefined ? { lt: wanted.created_before } : {}),
+        },
+      },
+    })
+  }
+  for (const [key, value] of Object.entries(wanted?.metadata ?? {})) {
+    filters.push({ term: { [`metadata.${key}`]: String(value) } })
+  }
+  return filters
+}
+
+// Entities of the active graph generation whose name or alias key the question contains.
+const entitiesNamedQuery = `
+${activeGraphGeneration}
+MATCH (entity:Entity {generation: generation, instance_id: $instanceId})
+WHERE entity.key IN $keys
+RETURN entity.entity_id AS entity_id
+LIMIT 50`
+
+const withoutVectors = { excludes: ['embedding', 'content_terms'] }
+
+function keywordQuery(text: string): estypes.QueryDslQueryContainer {
+  const terms = searchTermsOf(text)
+  return {
+    bool: {
+      should: [
+        ...(terms ? [{ match: { content_terms: { query: terms } } }] : []),
+        { match: { content: { query: text, boost: 0.5 } } },
+        { match: { entity_names: { query: text, boost: 0.3 } } },
+      ],
+      minimum_should_match: 1,
+    },
+  }
+}
+
+/**
+ * Memory search over the projections. `fast`: one Elasticsearch request, kNN over the scope plus kNN among the
+ * memories of the entities the question names (found in the graph). `accurate`: the question and its sub-questions
+ * each by vector and by keyword, plus the graph's entity memories, in one multi-search; fused by reciprocal rank,
+ * then reranked on exact similarity to every (sub-)question, keyword coverage and entity evidence, with diversity
+ * across source documents.
+ */
+export function createMemorySearch(deps: {
+  elasticsearch: Client
+  neo4j: Neo4jStore
+  embedder: Embedder
+  index?: string
+  tuning?: SearchTuning
+}): MemorySearch {
+  const index = deps.index ?? MEMORIES_ALIAS
+  const tuning = deps.tuning ?? defaultSearchTuning
+
+  async function embed(texts: string[]): Promise<number[][]> {
+    try {
+      return await deps.embedder.embed(texts)
+    } catch (error) {
+      throw new AppError(
+        'SERVICE_UNAVAILABLE',
+        'The embedding model is unavailable; search needs it to read the question',
+        { retry_after_seconds: 2, reason: 'embedding_unavailable' },
+        { cause: error },
+      )
+    }
+  }
+
+  async function entitiesNamedIn(
+    instanceId: string,
+    query: string,
+    graph = true,
+  ): Promise<{ ids: string[]; queried: boolean }> {
+    const keys = graph ? entityKeyCandidatesOf(query) : []
+    if (keys.length === 0) return { ids: [], queried: false }
+    const rows = await deps.neo4j.read<{ entity_id: string }>(entitiesNamedQuery, { instanceId, keys })
+    return { ids: rows.map((row) => row.entity_id), queried: true }
+  }
+
+  const knn = (
+    vector: number[],
+    k: number,
+    filter: estypes.QueryDslQueryContainer[],
+    boost?: number,
+  ): estypes.KnnSearch => ({
+    field: 'embedding',
+    query_vector: vector,
+    k,
+    num_candidates: Math.min(Math.max(k * 2, 100), 1000),
+    filter,
+    ...(boost !== undefined ? { boost } : {}),
+  })
+
+  async function fast(instanceId: string, request: SearchRequest): Promise<SearchOutcome> {
+    const filters = scopeFilters(instanceId, request)
+    const [[vector = []], entities] = await Promise.all([
+      embed([request.query]),
+      entitiesNamedIn(instanceId, request.query, request.graph),
+    ])
+    const searches = [knn(vector, request.limit, filters)]
+    if (entities.ids.length > 0)
+      searches.push(knn(vector, request.limit, [...filters, { terms: { entity_ids: entities.ids } }], 0.3))
+    const response = await deps.elasticsearch.search<StoredMemory>({
+      index,
+      knn: searches,
+      size: request.limit,
+      _source: withoutVectors,
+    })
+    return {
+      hits: response.hits.hits.flatMap((hit) =>
+        hit._source ? [{ memory: hit._source, score: Number((hit._score ?? 0).toFixed(6)) }] : [],
+      ),
+      vectorQueries: searches.length,
+      graphQueries: entities.queried ? 1 : 0,
+    }
+  }
+
+  async function accurate(instanceId: string, request: SearchRequest): Promise<SearchOutcome> {
+    const filters = scopeFilters(instanceId, request)
+    const neutral = withoutNames(request.query)
+    // The name-free question by keyword too: a name matches every memory of that person and drowns the topic.
+    const questions = [
+      { text: request.query, weight: 1 },
+      ...subQueriesOf(request.query).map((text) => ({ text, weight: tuning.lists.subQuestion })),
+      ...(neutral ? [{ text: neutral, weight: tuning.lists.withoutNames }] : []),
+    ]
+    const [vectors, entities] = await Promise.all([
+      embed(questions.map(({ text }) => text)),
+      entitiesNamedIn(instanceId, request.query, request.graph),
+    ])
+    const depth = Math.min(Math.max(request.limit * tuning.depthPerResult, 50), 200)
+    const searches: { body: estypes.SearchSearchRequestBody; weight: number }[] = []
+    questions.forEach(({ text, weight }, position) => {
+      const vector = vectors[position] ?? []
+      searches.push({
+        body: { knn: knn(vector, depth, filters), size: depth, _source: false },
+        weight: weight * tuning.lists.vector,
+      })
+      searches.push({
+        body: {
+          query: { bool: { filter: filters, must: [keywordQuery(text)] } },
+          size: depth,
+          _source: false,
+        },
+        weight: weight * tuning.lists.keyword,
+      })
+    })
+    if (entities.ids.length > 0) {
+      searches.push({
+        body: {
+          knn: knn(vectors[0] ?? [], depth, [...filters, { terms: { entity_ids: entities.ids } }]),
+          size: depth,
+          _source: false,
+        },
+        weight: tuning.lists.graph,
+      })
+    }
+    const { responses } = await deps.elasticsearch.msearch({
+      index,
+      searches: searches.flatMap(({ body }) => [{}, body]),
+    })
+    const rankings: Ranking[] = responses.map((response, position) => {
+      if ('error' in response) throw new Error(`memory search failed: ${JSON.stringify(response.error)}`)
+      return { ids: response.hits.hits.map((hit) => hit._id ?? ''), weight: searches[position]?.weight ?? 0 }
+    })
+    // Only the best fused candidates are fetched with their vectors for the rerank: vectors are most of the bytes.
+    const rerankDepth = Math.min(Math.max(request.limit * tuning.rerankPerResult, 30), depth)
+    const fused = [...fuseRankings(rankings).entries()].sort((a, b) => b[1] - a[1]).slice(0, rerankDepth)
+    if (fused.length === 0)
+      return { hits: [], vectorQueries: countVectorSearches(searches), graphQueries: +entities.queried }
+    const fetched = await deps.elasticsearch.mget<StoredMemory>(
+      { index, ids: fused.map(([id]) => id), _source_excludes: [] },
+      { querystring: { _source_exclude_vectors: false } },
+    )
+    const documents = new Map<string, StoredMemory>()
+    for (const doc of fetched.docs)
+      if ('found' in doc && doc.found && doc._source) documents.set(doc._id, doc._source)
+    const queryTerms = [...new Set(searchTermsOf(request.query).split(' ').filter(Boolean))]
+    const namedEntities = new Set(entities.ids)
+    const order = rerank(
+      tuning.rerank,
+      fused.flatMap(([id, score]) => {
+        const memory = documents.get(id)
+        if (!memory) return []
+        const vector = memory.embedding
+        return [
+          {
+            id,
+            fused: score,
+            similarity: vector ? Math.max(...vectors.map((query) => cosine(query, vector))) : 0,
+            termCoverage: termCoverage(queryTerms, new Set((memory.content_terms ?? '').split(' '))),
+            mentionsQueryEntity: memory.entity_ids.some((entityId) => namedEntities.has(entityId)),
+            sourceId: memory.source.ingestion_id,
+          },
+        ]
+      }),
+    ).slice(0, request.limit)
+    return {
+      hits: order.flatMap(({ id, score }) => {
+        const memory = documents.get(id)
+        if (!memory) return []
+        const { embedding: _vector, content_terms: _terms, ...stored } = memory
+        return [{ memory: stored, score }]
+      }),
+      vectorQueries: countVectorSearches(searches),
+      graphQueries: entities.queried ? 1 : 0,
+    }
+  }
+
+  return {
+    search: (instanceId, request) =>
+      request.mode === 'fast' ? fast(instanceId, request) : accurate(instanceId, request),
+    async hasMemories(instanceId, scope) {
+      const response = await deps.elasticsearch.search({
+        index,
+        size: 0,
+        terminate_after: 1,
+        track_total_hits: 1,
+        query: { bool: { filter: scopeFilters(instanceId, { query: '', ...scope }) } },
+      })
+      const total = response.hits.total
+      return (typeof total === 'number' ? total : (total?.value ?? 0)) > 0
+    },
+  }
+}
+
+function countVectorSearches(searches: { body: estypes.SearchSearchRequestBody }[]): number {
+  return searches.filter(({ body }) => body.knn !== undefined).length
+}

@@ -1,0 +1,57 @@
+import type { Client, estypes } from '@elastic/elasticsearch'
+import type { MemoryListQuery } from '@memory-service/contracts'
+import { MEMORIES_ALIAS, type MemoryDocument } from '@memory-service/domain'
+
+/** A memory as read back: the vector only when asked for, the keyword terms absent from documents older than them. */
+export type StoredMemory = Omit<MemoryDocument, 'embedding' | 'content_terms'> & {
+  embedding?: number[]
+  content_terms?: string
+}
+
+export interface MemoryStore {
+  /** Real-time read of one memory (no refresh needed); with the vector only when asked for. */
+  get(id: string, options?: { withVector?: boolean }): Promise<StoredMemory | null>
+  /** One page of an instance's memories, newest first. */
+  list(
+    instanceId: string,
+    query: MemoryListQuery & { page: number; page_size: number },
+  ): Promise<{ items: StoredMemory[]; total: number }>
+}
+
+export function createMemoryStore(client: Client, index: string = MEMORIES_ALIAS): MemoryStore {
+  return {
+    async get(id, options) {
+      const response = await client.get<StoredMemory>(
+        { index, id, ...(options?.withVector ? {} : { _source_excludes: ['embedding'] }) },
+        // Elasticsearch 9 leaves vectors out of _source unless asked.
+        {
+          ignore: [404],
+          ...(options?.withVector ? { querystring: { _source_exclude_vectors: false } } : {}),
+        },
+      )
+      return response.found ? (response._source ?? null) : null
+    },
+    async list(instanceId, query) {
+      const filter: estypes.QueryDslQueryContainer[] = [{ term: { instance_id: instanceId } }]
+      if (query.user_id !== undefined) filter.push({ term: { 'scope.user_id': query.user_id } })
+      if (query.customer_id !== undefined) filter.push({ term: { 'scope.customer_id': query.customer_id } })
+      if (query.type !== undefined) filter.push({ term: { type: query.type } })
+      if (query.ingestion_id !== undefined)
+        filter.push({ term: { 'source.ingestion_id': query.ingestion_id } })
+      const response = await client.search<StoredMemory>({
+        index,
+        query: { bool: { filter } },
+        sort: [{ created_at: 'desc' }, { id: 'asc' }],
+        from: (query.page - 1) * query.page_size,
+        size: query.page_size,
+        track_total_hits: true,
+        _source: { excludes: ['embedding'] },
+      })
+      const total = response.hits.total
+      return {
+        items: response.hits.hits.flatMap((hit) => (hit._source ? [hit._source] : [])),
+        total: typeof total === 'number' ? total : (total?.value ?? 0),
+      }
+    },
+  }
+}

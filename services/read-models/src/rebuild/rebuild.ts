@@ -1,0 +1,392 @@
+import type { Client as ElasticsearchClient, estypes } from '@elastic/elasticsearch'
+import type { Admin } from 'kafkajs'
+import { activeGraphGenerationQuery, nextGeneration } from '../graph/graphGenerations.js'
+import {
+  createElasticsearchStore,
+  loadEngineDeclarations,
+  withVectorDimension,
+  type Embedder,
+  type LogAndProjections,
+  type Logger,
+  type Neo4jStore,
+} from '@memory-service/engines'
+import { createEventConsumer, type ConsumedEvent } from '@memory-service/log'
+import { MEMORIES_ALIAS, MEMORIES_TOPIC, memoryDocumentOf, type MemoryDocument } from '@memory-service/domain'
+import { type MemoryChanged } from '@memory-service/contracts'
+import { createGraphProjection } from '../graph/graphProjection.js'
+import { withheldAsDeletions, type PolicyLookup } from '@memory-service/domain'
+
+export type RebuildStart = { from: 'beginning' } | { from: 'timestamp'; at: Date }
+export type RebuiltProjection = 'vector' | 'graph'
+
+export interface RebuildReport {
+  projection: RebuiltProjection
+  previousGeneration: string
+  generation: string
+  /** Events read from the log into the new generation (including those written while it was being built). */
+  events: number
+  /** Memories whose vector was computed again because the log holds another model's vector. */
+  reembedded: number
+  copied: number
+  seconds: number
+}
+
+/** What a rebuild of one projection does to its store; the log-reading part is shared. */
+interface GenerationTarget {
+  previous: string
+  next: string
+  /** Seeds the new generation with the previous one's state (a rebuild from a timestamp replays only the rest). */
+  copyPrevious(): Promise<number>
+  /** Writes the events into the new generation; answers how many memories had to be embedded again. */
+  apply(events: ConsumedEvent<MemoryChanged>[]): Promise<number>
+  /** Points readers (and the live projector) at the new generation, in one atomic step. */
+  switchReaders(): Promise<void>
+  dropPrevious(): Promise<void>
+}
+
+const offsetsOf = async (admin: Admin, topic: string) =>
+  new Map(
+    (await admin.fetchTopicOffsets(topic)).map((partition) => [
+      partition.partition,
+      { low: BigInt(partition.low), high: BigInt(partition.high) },
+    ]),
+  )
+
+/**
+ * Rebuilds a projection from the log into a new generation while the current one keeps serving:
+ * 1. a consumer group of its own reads mem.memories.v1 from the start (or from a timestamp, on a copy of the current
+ *    generation) into the new generation, idempotently (external versions, version guards);
+ * 2. once it has caught up with the end of the log, readers switch atomically (Elasticsearch alias swap, graph
+ *    generation pointer); the live projector writes through the same switch from its next batch on;
+ * 3. the rebuild keeps reading until the end of the log as seen after the switch, so whatever the live projector
+ *    wrote into the previous generation meanwhile is in the new one too; then the previous generation is dropped.
+ */
+export async function rebuildProjection(
+  engines: LogAndProjections,
+  options: {
+    projection: RebuiltProjection
+    start: RebuildStart
+    embedder: Embedder
+    logger: Logger
+    /** Which memories the projection stores (each instance's active configuration); all of them by default. */
+    policyOf?: PolicyLookup
+    /** Called every couple of seconds while the log is read, and once caught up. */
+    onProgress?: (progress: { events: number; behind: number }) => Promise<void> | void
+  },
+): Promise<RebuildReport> {
+  const started = performance.now()
+  const { logger } = options
+  const target =
+    options.projection === 'vector'
+      ? await vectorGeneration(engines.elasticsearch, options.embedder, options.start)
+      : await graphGeneration(engines.neo4j)
+  logger.info(
+    { projection: options.projection, from: target.previous, to: target.next, start: options.start },
+    'rebuilding projection',
+  )
+  const copied = options.start.from === 'timestamp' ? await target.copyPrevious() : 0
+  const admin = engines.kafka.admin()
+  await admin.connect()
+  const groupId = `memory-rebuild-${options.projection}-${target.next}`
+  let events = 0
+  let reembedded = 0
+  const position = new Map<number, bigint>()
+  try {
+    const ends = await offsetsOf(admin, MEMORIES_TOPIC)
+    if (options.start.from === 'timestamp') {
+      // A partition with nothing at or after the timestamp starts at its end.
+      const offsets = (
+        await admin.fetchTopicOffsetsByTimestamp(MEMORIES_TOPIC, options.start.at.getTime())
+      ).map(({ partition, offset }) => ({
+        partition,
+        offset: BigInt(offset) < 0n ? String(ends.get(partition)?.high ?? 0n) : offset,
+      }))
+      await admin.setOffsets({ groupId, topic: MEMORIES_TOPIC, partitions: offsets })
+      for (const { partition, offset } of offsets) position.set(partition, BigInt(offset))
+    } else {
+      for (const [partition, { low }] of ends) position.set(partition, low)
+    }
+    const countReembedded = (count: number) => {
+      reembedded += count
+    }
+    const consumer = await createEventConsumer<MemoryChanged>({
+      kafka: engines.kafka,
+      codec: engines.schemaCodec,
+      logger: logger.child({ rebuild: options.projection }),
+      groupId,
+      topics: [MEMORIES_TOPIC],
+      fromBeginning: true,
+      handleBatch: async (batch) => {
+        const policyOf = options.policyOf
+        countReembedded(
+          await target.apply(policyOf ? withheldAsDeletions(batch, options.projection, policyOf) : batch),
+        )
+        events += batch.length
+        for (const { partition, offset } of batch) {
+          const next = BigInt(offset) + 1n
+          if (next > (position.get(partition) ?? 0n)) position.set(partition, next)
+        }
+      },
+    })
+    try {
+      const caughtUp = async (label: string) => {
+        const wanted = await offsetsOf(admin, MEMORIES_TOPIC)
+        let lastLog = performance.now()
+        let lastProgress = 0
+        for (;;) {
+          const behind = [...wanted].reduce((sum, [partition, { high }]) => {
+            const at = position.get(partition) ?? 0n
+            return sum + (high > at ? high - at : 0n)
+          }, 0n)
+          if (options.onProgress && (behind === 0n || performance.now() - lastProgress > 2000)) {
+            lastProgress = performance.now()
+            await options.onProgress({ events, behind: Number(behind) })
+          }
+          if (behind === 0n) return
+          if (performance.now() - lastLog > 5000) {
+            logger.info(
+              { projection: options.projection, events, behind: Number(behind), stage: label },
+              'rebuilding',
+            )
+            lastLog = performance.now()
+          }
+          await new Promise((resolve) => setTimeout(resolve, 100))
+        }
+      }
+      await caughtUp('catching up')
+      await target.switchReaders()
+      logger.info({ projection: options.projection, generation: target.next }, 'readers switched')
+      await caughtUp('after the switch')
+    } finally {
+      await consumer.close()
+    }
+    await admin.deleteGroups([groupId]).catch((error: unknown) => {
+      logger.warn({ err: error, groupId }, 'rebuild consumer group not deleted')
+    })
+  } finally {
+    await admin.disconnect()
+  }
+  await target.dropPrevious()
+  const report = {
+    projection: options.projection,
+    previousGeneration: target.previous,
+    generation: target.next,
+    events,
+    reembedded,
+    copied,
+    seconds: Number(((performance.now() - started) / 1000).toFixed(1)),
+  }
+  logger.info(report, 'projection rebuilt')
+  return report
+}
+
+const generationNumber = (index: string) => Number(/-g(\d+)$/.exec(index)?.[1] ?? Number.NaN)
+
+/** The next Elasticsearch index generation behind the memories alias, with the configured model's dimension. */
+async function vectorGeneration(
+  client: ElasticsearchClient,
+  embedder: Embedder,
+  start: RebuildStart,
+): Promise<GenerationTarget> {
+  const aliased = Object.keys(await client.indices.getAlias({ name: MEMORIES_ALIAS }))
+  const previous = aliased.sort((a, b) => generationNumber(b) - generationNumber(a))[0]
+  if (!previous || Number.isNaN(generationNumber(previous)))
+    throw new Error(`${MEMORIES_ALIAS} points at no generation index; run provisioning (npm start) first`)
+  // Generations left by an interrupted rebuild are not serving anything.
+  const existing = Object.keys(
+    await client.indices.get({ index: `${MEMORIES_ALIAS}-g*`, expand_wildcards: 'all' }),
+  )
+  for (const index of existing) if (!aliased.includes(index)) await client.indices.delete({ index })
+  const next = `${MEMORIES_ALIAS}-g${String(generationNumber(previous) + 1)}`
+  const declaration = loadEngineDeclarations().indices.find((index) => index.alias === MEMORIES_ALIAS)
+  if (!declaration)
+    throw new Error(`no declaration for ${MEMORIES_ALIAS} in infra/elasticsearch/indices.json`)
+  const store = createElasticsearchStore<MemoryDocument>(client, next)
+  await store.ensureIndex(withVectorDimension(declaration, embedder.dimension), declaration.settings)
+
+  if (start.from === 'timestamp') {
+    const mapping = await client.indices.getMapping({ index: previous })
+    const vectorField = mapping[previous]?.mappings.properties?.embedding as { dims?: number } | undefined
+    const models = await client.search({
+      index: previous,
+      size: 0,
+      aggs: { models: { terms: { field: 'embedding_model', size: 10 } } },
+    })
+    const buckets =
+      (models.aggregations?.models as { buckets?: { key: string }[] } | undefined)?.buckets ?? []
+    if (vectorField?.dims !== embedder.dimension || buckets.some(({ key }) => key !== embedder.model)) {
+      await store.deleteIndex()
+      throw new Error(
+        `${previous} holds vectors of another model or dimension than ${embedder.model} (${String(embedder.dimension)}); a rebuild with a new model needs --from-beginning`,
+      )
+    }
+  }
+
+  async function vectorsFor(events: ConsumedEvent<MemoryChanged>[]): Promise<Map<string, number[]>> {
+    const stale = events.filter(
+      ({ payload }) =>
+        payload.change !== 'deleted' &&
+        (payload.memory.embedding.model !== embedder.model ||
+          payload.memory.embedding.vector.length !== embedder.dimension),
+    )
+    if (stale.length === 0) return new Map()
+    const vectors = await embedder.embed(stale.map(({ payload }) => payload.memory.content))
+    return new Map(stale.map(({ payload }, position) => [payload.event_id, vectors[position] ?? []]))
+  }
+
+  return {
+    previous,
+    next,
+    async copyPrevious() {
+      // Page by page with their vectors and versions (the integration build of Elasticsearch has no _reindex).
+      let copied = 0
+      let after: estypes.SortResults | undefined
+      for (;;) {
+        const page = await client.search<MemoryDocument>(
+          {
+            index: previous,
+            size: 1000,
+            sort: [{ id: 'asc' }],
+            ...(after ? { search_after: after } : {}),
+            query: { match_all: {} },
+          },
+          { querystring: { _source_exclude_vectors: false } },
+        )
+        const hits = page.hits.hits
+        if (hits.length === 0) return copied
+        const { written, skipped } = await store.upsert(
+          hits.flatMap((hit) =>
+            hit._source ? [{ id: hit._source.id, version: hit._source.version, document: hit._source }] : [],
+          ),
+        )
+        copied += written + skipped
+        after = hits[hits.length - 1]?.sort
+      }
+    },
+    async apply(events) {
+      const reembedded = await vectorsFor(events)
+      await store.upsert(
+        events.map(({ payload }) => {
+          if (payload.change === 'deleted')
+            return { id: payload.memory_id, version: payload.version, document: null }
+          const vector = reembedded.get(payload.event_id)
+          const event = vector
+            ? { ...payload, memory: { ...payload.memory, embedding: { model: embedder.model, vector } } }
+            : payload
+          return { id: payload.memory_id, version: payload.version, document: memoryDocumentOf(event) }
+        }),
+      )
+      return reembedded.size
+    },
+    async switchReaders() {
+      // Searchers see everything written so far from the first request after the switch.
+      await client.indices.refresh({ index: next })
+      await client.indices.updateAliases({
+        actions: [
+          { remove: { index: previous, alias: MEMORIES_ALIAS } },
+          { add: { index: next, alias: MEMORIES_ALIAS, is_write_index: true } },
+        ],
+      })
+    },
+    async dropPrevious() {
+      await client.indices.delete({ index: previous }, { ignore: [404] })
+    },
+  }
+}
+
+const graphLabels = ['Memory', 'Entity', 'DeletedMemory'] as const
+
+/** Deletes one generation's nodes (and their relationships) in bounded transactions. */
+async function dropGraphGeneration(graph: Neo4jStore, generation: string): Promise<void> {
+  for (const label of graphLabels) {
+    for (;;) {
+      const [row] = await graph.write<{ deleted: number }>(
+        `MATCH (node:${label} {generation: $generation}) WITH node LIMIT 5000 DETACH DELETE node RETURN count(*) AS deleted`,
+        { generation },
+      )
+      if (!row || row.deleted === 0) break
+    }
+  }
+}
+
+// A generation's nodes and relationships copied into another, page by page (keyset pagination on the ids).
+const copyEntities = `
+MATCH (entity:Entity {generation: $from}) WHERE entity.entity_id > $after
+WITH entity ORDER BY entity.entity_id LIMIT 2000
+CREATE (copy:Entity) SET copy = entity { .*, generation: $to }
+RETURN max(entity.entity_id) AS last, count(*) AS copied`
+const copyMemories = `
+MATCH (memory:Memory {generation: $from}) WHERE memory.id > $after
+WITH memory ORDER BY memory.id LIMIT 2000
+CREATE (copy:Memory) SET copy = memory { .*, generation: $to }
+WITH memory, copy
+CALL {
+  WITH memory, copy
+  MATCH (memory)-[:MENTIONS]->(entity:Entity)
+  MATCH (mentioned:Entity {generation: $to, entity_id: entity.entity_id})
+  CREATE (copy)-[:MENTIONS]->(mentioned)
+}
+RETURN max(memory.id) AS last, count(*) AS copied`
+const copyRelations = `
+MATCH (from:Entity {generation: $from}) WHERE from.entity_id > $after
+WITH from ORDER BY from.entity_id LIMIT 2000
+CALL {
+  WITH from
+  MATCH (from)-[relation:RELATES_TO]->(to:Entity)
+  MATCH (fromCopy:Entity {generation: $to, entity_id: from.entity_id}), (toCopy:Entity {generation: $to, entity_id: to.entity_id})
+  CREATE (fromCopy)-[:RELATES_TO {memory_id: relation.memory_id, type: relation.type}]->(toCopy)
+}
+RETURN max(from.entity_id) AS last, count(*) AS copied`
+const copyTombstones = `
+MATCH (deleted:DeletedMemory {generation: $from}) WHERE deleted.id > $after
+WITH deleted ORDER BY deleted.id LIMIT 2000
+CREATE (copy:DeletedMemory) SET copy = deleted { .*, generation: $to }
+RETURN max(deleted.id) AS last, count(*) AS copied`
+
+/** The next graph generation: nodes labelled with it, made active by moving the ProjectionState pointer. */
+async function graphGeneration(graph: Neo4jStore): Promise<GenerationTarget> {
+  const [active] = await graph.read<{ generation: string }>(activeGraphGenerationQuery)
+  if (!active) throw new Error('the graph has no active generation; run provisioning (npm start) first')
+  const previous = active.generation
+  const next = nextGeneration(previous)
+  // Whatever an interrupted rebuild left behind serves nobody.
+  for (const label of graphLabels) {
+    const stale = await graph.read<{ generation: string }>(
+      `MATCH (node:${label}) WHERE node.generation <> $previous RETURN DISTINCT node.generation AS generation`,
+      { previous },
+    )
+    for (const { generation } of stale) await dropGraphGeneration(graph, generation)
+  }
+  const project = createGraphProjection(graph, { generation: next })
+  return {
+    previous,
+    next,
+    async copyPrevious() {
+      let copied = 0
+      for (const statement of [copyEntities, copyMemories, copyRelations, copyTombstones]) {
+        let after = ''
+        for (;;) {
+          const [row] = await graph.write<{ last: string | null; copied: number }>(statement, {
+            from: previous,
+            to: next,
+            after,
+          })
+          if (!row?.last) break
+          after = row.last
+          if (statement !== copyRelations) copied += row.copied
+        }
+      }
+      return copied
+    },
+    apply: async (events) => {
+      await project(events)
+      return 0
+    },
+    async switchReaders() {
+      await graph.write(`MATCH (state:ProjectionState {projection: 'graph'}) SET state.generation = $next`, {
+        next,
+      })
+    },
+    dropPrevious: () => dropGraphGeneration(graph, previous),
+  }
+}
