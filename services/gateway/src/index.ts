@@ -1,7 +1,4 @@
+export { startGatewayService, type RunningGatewayService } from './main.js'
 export { buildApp, type AppDependencies } from './app.js'
-export { startGrpcServer, createHealthHandlers, type GrpcServer } from './grpc/grpcServer.js'
 export { startGateway, type RunningGateway, type GatewayDependencies } from './startGateway.js'
-export { createMemoryPresence } from './grpc/memoryPresence.js'
-export { authenticateCall, toGrpcError } from './grpc/grpcAuth.js'
-export type { AnticipatedTurn } from './grpc/eventStreamService.js'
 export type { AnticipationStats } from './grpc/anticipationScheduler.js'

@@ -40,6 +40,8 @@ export interface GatewayDependencies {
   recordUsage?: AppDependencies['recordUsage']
   /** How many gateway processes share the rate limits (see createRateLimiter). */
   gatewayCount?: () => number
+  /** The rate limits' clock (milliseconds since the epoch); tests move it instead of waiting for buckets to refill. */
+  clock?: () => number
 }
 
 /** Listens on the configured REST and gRPC ports; both answer health from the same engine checks. */
@@ -57,7 +59,10 @@ export async function startGateway(
     return { ...readiness, consumers }
   }
   // REST and gRPC calls of one key draw from the same bucket.
-  const rateLimiter = createRateLimiter(deps.gatewayCount ? { gatewayCount: deps.gatewayCount } : {})
+  const rateLimiter = createRateLimiter({
+    ...(deps.gatewayCount ? { gatewayCount: deps.gatewayCount } : {}),
+    ...(deps.clock ? { now: deps.clock } : {}),
+  })
   const app = buildApp({
     logger: logger.child({ component: 'http' }),
     checkReadiness: checkReadinessWithLag,

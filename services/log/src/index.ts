@@ -1,5 +1,6 @@
 /** @memory-service/log: The event log: Kafka producer and consumers, the schema registry codec, dead letters, the control plane, consumer lag, the conversation-event recorder. */
 export * from './controlPlane/controlPlane.js'
+export * from './controlPlane/sharedControlPlane.js'
 export * from './events/createEventRecorder.js'
 export * from './events/eventIdTail.js'
 export * from './events/eventLogWriterThread.js'

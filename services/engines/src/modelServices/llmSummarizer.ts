@@ -1,5 +1,6 @@
 import { openAiCompatibleEndpoint } from './openAiCompatible.js'
 import { estimateTokens, transcriptOf, type Turn } from '@memory-service/domain'
+import type { ServiceConfig } from '@memory-service/contracts'
 
 export interface SummaryRequest {
   previousSummary: string | null
@@ -81,5 +82,18 @@ export function createLlmSummarizer(options: {
       inputTokens: parsed.usage?.prompt_tokens ?? estimateTokens(body),
       outputTokens: parsed.usage?.completion_tokens ?? estimateTokens(content),
     }
+  }
+}
+
+/** Compaction writes its summaries with the configured language model, when there is one. */
+export function summarizerOf(config: ServiceConfig): { summarizer?: Summarizer } {
+  if (config.extraction.provider !== 'llm' || !config.llm.baseUrl || !config.llm.model) return {}
+  return {
+    summarizer: createLlmSummarizer({
+      baseUrl: config.llm.baseUrl,
+      model: config.llm.model,
+      timeoutMs: config.llm.timeoutMs,
+      ...(config.llm.apiKey ? { apiKey: config.llm.apiKey } : {}),
+    }),
   }
 }

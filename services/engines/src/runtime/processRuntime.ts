@@ -1,0 +1,92 @@
+import type { ServiceConfig } from '@memory-service/contracts'
+import { connectEngines, type Engines } from '../connectEngines.js'
+import { createBatchingEmbedder } from '../embeddings/batchingEmbedder.js'
+import { createEmbedder } from '../embeddings/createEmbedder.js'
+import type { Embedder } from '../embeddings/embeddings.js'
+import { createTopicAdmin } from '../kafka/topicAdmin.js'
+import type { Logger } from '../logging/createLogger.js'
+import { loadEngineDeclarations, provisionEngines } from '../provisioning/provisionEngines.js'
+
+/**
+ * What the services of one process share: the validated configuration, the logger, the engine clients (connected
+ * once, with what the services need provisioned), and anything a service asks for by name through `shared` — one
+ * embedding model, one control-plane read model — whether the process runs one service or all of them.
+ */
+export interface ProcessRuntime {
+  readonly config: ServiceConfig
+  readonly logger: Logger
+  readonly engines: Engines
+  /**
+   * The one instance of `key` in this process: created by the first service that asks, closed with the process.
+   */
+  shared<T>(key: string, create: () => Promise<T>, close?: (value: T) => Promise<void>): Promise<T>
+  /** Runs at close, in reverse order of registration. */
+  onClose(close: () => Promise<void>): void
+  close(): Promise<void>
+}
+
+/** Connects the engines and provisions the declared topics, indices, constraints and tables (idempotently). */
+export async function createProcessRuntime(config: ServiceConfig, logger: Logger): Promise<ProcessRuntime> {
+  const engines = await connectEngines(config, logger)
+  const closers: (() => Promise<void>)[] = [() => engines.close()]
+  const instances = new Map<string, Promise<unknown>>()
+  const runtime: ProcessRuntime = {
+    config,
+    logger,
+    engines,
+    shared<T>(key: string, create: () => Promise<T>, close?: (value: T) => Promise<void>): Promise<T> {
+      let found = instances.get(key) as Promise<T> | undefined
+      if (!found) {
+        found = create().then((value) => {
+          if (close) closers.push(() => close(value))
+          return value
+        })
+        found.catch(() => instances.delete(key))
+        instances.set(key, found)
+      }
+      return found
+    },
+    onClose: (close) => void closers.push(close),
+    async close() {
+      for (const close of closers.splice(0).reverse()) await close()
+    },
+  }
+  try {
+    const topicAdmin = await createTopicAdmin(engines.kafka)
+    try {
+      await provisionEngines(
+        {
+          topicAdmin,
+          elasticsearch: engines.elasticsearch,
+          neo4j: engines.neo4j,
+          clickhouse: engines.clickhouse,
+        },
+        loadEngineDeclarations(),
+        logger.child({ component: 'provisioning' }),
+        { embeddingDimension: config.embeddings.dimension },
+      )
+    } finally {
+      await topicAdmin.close()
+    }
+  } catch (error) {
+    await runtime.close()
+    throw error
+  }
+  return runtime
+}
+
+/** The process's embedding model for documents and edits (batched: concurrent calls share one model call). */
+export const sharedEmbedder = (runtime: ProcessRuntime): Promise<Embedder> =>
+  runtime.shared(
+    'embedder',
+    async () => createBatchingEmbedder(await createEmbedder(runtime.config.embeddings)),
+    (embedder) => embedder.close(),
+  )
+
+/** Searches embed one short question at a time and wait for it: a session of its own, tuned for latency. */
+export const sharedQueryEmbedder = (runtime: ProcessRuntime): Promise<Embedder> =>
+  runtime.shared(
+    'query-embedder',
+    () => createEmbedder(runtime.config.embeddings, { purpose: 'queries' }),
+    (embedder) => embedder.close(),
+  )

@@ -1,0 +1,228 @@
+/**
+ * The gateway's composition root: what the REST and gRPC front door needs, wired from the process runtime. The
+ * CLI runs it alone (`memory-service start gateway`) or beside the other services.
+ */
+import {
+  sharedEmbedder,
+  sharedQueryEmbedder,
+  summarizerOf,
+  type ProcessRuntime,
+} from '@memory-service/engines'
+import { createEventLogWriter, createGroupPresence, sharedControlPlane } from '@memory-service/log'
+import {
+  analyzeEditedContent,
+  CONVERSATION_COMPACTED_SUBJECT,
+  conversationCompactedSchema,
+  CONVERSATION_EVENTS_TOPIC,
+  createControlEventFactory,
+  DOCUMENT_SUBJECT,
+  documentAcceptedSchema,
+  INGESTION_JOBS_INDEX,
+  mergeContent,
+  MEMORY_SUBJECT,
+  memoryChangedSchema,
+  parseTokenPrices,
+  USAGE_SUBJECT,
+  usageRecordedSchema,
+  type IngestionJob,
+  CONTROL_TOPIC,
+} from '@memory-service/domain'
+import {
+  createConfigCommands,
+  createConversations,
+  createMemoryEditor,
+  createTenancyCommands,
+  createUserErasure,
+  createWriteSide,
+  USER_DATA_ERASED_SUBJECT,
+  userDataErasedSchema,
+  type ConfigCommands,
+} from '@memory-service/commands'
+import {
+  createAnalyticsReports,
+  createAnalyticsStore,
+  createConfigReports,
+  createConversationStore,
+  createMemorySearch,
+  createMemoryStore,
+  type MemorySearch,
+} from '@memory-service/read-models'
+import { createElasticsearchStore } from '@memory-service/engines'
+import type { CreatedInstance } from '@memory-service/contracts'
+import type { AnticipationStats } from './grpc/anticipationScheduler.js'
+import type { AnticipatedTurn } from './grpc/eventStreamService.js'
+import { createMemoryPresence } from './grpc/memoryPresence.js'
+import { startGateway, type GatewayDependencies } from './startGateway.js'
+
+export interface RunningGatewayService {
+  addresses: { http: string; grpc: string }
+  /** What anticipation did since the start. */
+  anticipationStats(): AnticipationStats | undefined
+  /** The development instance created because the control topic held none (its key is shown only here). */
+  developmentInstance?: CreatedInstance
+}
+
+/**
+ * After a user turn the agent most likely needs what is known about what the user just said: a fast search, once
+ * a cheap check (remembered per user) found the user has memories at all.
+ */
+function anticipationOf(
+  memorySearch: MemorySearch,
+  configCommands: ConfigCommands,
+  maxConcurrent: number,
+): NonNullable<GatewayDependencies['anticipation']> {
+  const scopeOf = (turn: AnticipatedTurn) => ({
+    user_id: turn.userId,
+    ...(turn.customerId ? { customer_id: turn.customerId } : {}),
+  })
+  const hasMemories = createMemoryPresence<{ instanceId: string; turn: AnticipatedTurn }>({
+    keyOf: ({ instanceId, turn }) => JSON.stringify([instanceId, turn.userId, turn.customerId ?? null]),
+    count: ({ instanceId, turn }) => memorySearch.hasMemories(instanceId, scopeOf(turn)),
+  })
+  return {
+    maxConcurrent,
+    hasMemories: (scope, turn) => hasMemories({ instanceId: scope.instanceId, turn }),
+    async search(scope, turn) {
+      const { retrieval, storage } = configCommands.effective(scope.instanceId)
+      const found = await memorySearch.search(scope.instanceId, {
+        query: turn.content.slice(0, 2000),
+        ...scopeOf(turn),
+        limit: Math.min(retrieval.max_results, 5),
+        mode: 'fast',
+        graph: retrieval.graph_queries && storage.graph.enabled,
+      })
+      return found.hits.map(({ memory, score }) => ({ memoryId: memory.id, content: memory.content, score }))
+    },
+  }
+}
+
+export async function startGatewayService(
+  runtime: ProcessRuntime,
+  options: { bootstrapDevelopmentInstance?: boolean; clock?: () => number } = {},
+): Promise<RunningGatewayService> {
+  const { config, engines } = runtime
+  const logger = runtime.logger.child({ component: 'gateway' })
+  const served = { model: config.embeddings.model, dimension: config.embeddings.dimension }
+  const control = await sharedControlPlane(runtime)
+  const controlEvents = createControlEventFactory()
+  const tenancy = createTenancyCommands(control, controlEvents)
+  const configCommands = createConfigCommands(control, controlEvents, served)
+  const developmentInstance = options.bootstrapDevelopmentInstance
+    ? await tenancy.ensureDevelopmentInstance('bootstrap-development-instance')
+    : undefined
+  const presence = await createGroupPresence(engines.kafka, {
+    groupId: config.rateLimit.group,
+    topic: CONTROL_TOPIC,
+  })
+  runtime.onClose(() => presence.close())
+  const { producer, claims, documents, recordUsage } = await createWriteSide(
+    runtime,
+    'gateway',
+    [
+      { subject: DOCUMENT_SUBJECT, schema: documentAcceptedSchema },
+      { subject: MEMORY_SUBJECT, schema: memoryChangedSchema },
+      { subject: USAGE_SUBJECT, schema: usageRecordedSchema },
+      { subject: CONVERSATION_COMPACTED_SUBJECT, schema: conversationCompactedSchema },
+      { subject: USER_DATA_ERASED_SUBJECT, schema: userDataErasedSchema },
+    ],
+    logger,
+  )
+  // Conversation events are recorded on a thread of their own (its own producer and read-back of the log).
+  const events = await createEventLogWriter(
+    {
+      brokers: config.kafka.brokers,
+      clientId: `${config.kafka.clientId}-event-writer`,
+      registryUrl: config.schemaRegistry.url,
+      topic: CONVERSATION_EVENTS_TOPIC,
+      windowMs: config.events.dedupeWindowSeconds * 1000,
+      maxEntries: config.events.dedupeMaxEntries,
+      logLevel: config.log.level,
+      loggerName: 'memory-service',
+    },
+    logger,
+  )
+  runtime.onClose(() => events.close())
+  const jobs = createElasticsearchStore<IngestionJob>(engines.elasticsearch, INGESTION_JOBS_INDEX)
+  const memoryStore = createMemoryStore(engines.elasticsearch)
+  const memorySearch = createMemorySearch({
+    elasticsearch: engines.elasticsearch,
+    neo4j: engines.neo4j,
+    embedder: await sharedQueryEmbedder(runtime),
+  })
+  const conversationStore = createConversationStore(engines.elasticsearch)
+  const gateway = await startGateway(
+    config,
+    {
+      engines,
+      control,
+      tenancy,
+      events,
+      documents,
+      jobs,
+      memories: {
+        store: memoryStore,
+        editor: createMemoryEditor({
+          store: memoryStore,
+          producer,
+          embedder: await sharedEmbedder(runtime),
+          analyze: analyzeEditedContent,
+          merge: mergeContent,
+        }),
+      },
+      search: {
+        memories: memorySearch,
+        settingsOf: (instanceId: string) => {
+          const { retrieval, storage } = configCommands.effective(instanceId)
+          return {
+            mode: retrieval.default_mode,
+            limit: retrieval.max_results,
+            graph: retrieval.graph_queries && storage.graph.enabled,
+          }
+        },
+        recordUsage,
+      },
+      analytics: createAnalyticsReports(
+        createAnalyticsStore(engines.clickhouse),
+        parseTokenPrices(config.analytics.tokenPrices),
+      ),
+      conversations: createConversations({
+        store: conversationStore,
+        events,
+        claims,
+        producer,
+        documents,
+        search: memorySearch,
+        configOf: (instanceId) => configCommands.effective(instanceId),
+        recordUsage,
+        ...summarizerOf(config),
+        logger,
+      }),
+      erasure: createUserErasure({
+        elasticsearch: engines.elasticsearch,
+        neo4j: engines.neo4j,
+        producer,
+        conversations: conversationStore,
+        logger,
+      }),
+      ...(config.events.anticipationConcurrency > 0
+        ? {
+            anticipation: anticipationOf(memorySearch, configCommands, config.events.anticipationConcurrency),
+          }
+        : {}),
+      configs: {
+        commands: configCommands,
+        reports: createConfigReports(engines.clickhouse, configCommands),
+      },
+      recordUsage,
+      gatewayCount: () => presence.count(),
+      ...(options.clock ? { clock: options.clock } : {}),
+    },
+    logger,
+  )
+  runtime.onClose(() => gateway.close())
+  return {
+    addresses: { http: gateway.httpAddress, grpc: gateway.grpcAddress },
+    anticipationStats: () => gateway.anticipationStats(),
+    ...(developmentInstance ? { developmentInstance } : {}),
+  }
+}

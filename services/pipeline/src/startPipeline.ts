@@ -1,0 +1,194 @@
+import { activeGraphGeneration } from '@memory-service/read-models'
+import {
+  createCoalescingAppender,
+  createDeadLetterWriter,
+  createEventConsumer,
+  createEventProducer,
+} from '@memory-service/log'
+import {
+  checkDependencies,
+  createElasticsearchStore,
+  type Embedder,
+  type Engines,
+  type Logger,
+} from '@memory-service/engines'
+import {
+  DOCUMENT_SUBJECT,
+  documentAcceptedSchema,
+  DOCUMENTS_TOPIC,
+  entityKey,
+  INGESTION_JOB_SUBJECT,
+  ingestionJobChangedSchema,
+  INGESTION_JOBS_INDEX,
+  INGESTION_JOBS_TOPIC,
+  MEMORIES_ALIAS,
+  MEMORIES_TOPIC,
+  MEMORY_SUBJECT,
+  memoryChangedSchema,
+  USAGE_SUBJECT,
+  USAGE_TOPIC,
+  usageRecordedSchema,
+  type Extractor,
+  type IngestionJob,
+  serviceConsumerGroups,
+} from '@memory-service/domain'
+import { type DocumentAccepted, type ServiceConfig } from '@memory-service/contracts'
+import { createDocumentPipeline } from './documentPipeline.js'
+import type { StoredEntity } from '@memory-service/domain'
+
+export const PIPELINE_GROUP = serviceConsumerGroups.pipeline
+const memoriesPerRequest = 50
+
+export interface RunningPipeline {
+  close(): Promise<void>
+}
+
+export interface PipelineDependencies {
+  config: ServiceConfig
+  extractor: Extractor
+  embedder: Embedder
+  /** Consumer group; tests give each run its own. */
+  groupId?: string
+  /**
+   * Whether the vector projection stores a memory (its instance's active configuration); a job waits only for
+   * those to be readable. All of them without it.
+   */
+  storedInVector?: (instanceId: string, memory: { type: string; confidence: number }) => boolean
+}
+
+// Exact and alias matches come first, so a crowded name prefix never pushes them past the limit.
+const knownEntitiesQuery = `
+${activeGraphGeneration}
+MATCH (entity:Entity {generation: generation, instance_id: $instanceId})
+WHERE entity.key IN $keys
+   OR any(alias IN coalesce(entity.alias_keys, []) WHERE alias IN $keys)
+   OR any(prefix IN $prefixes WHERE entity.key STARTS WITH prefix)
+   OR entity.initials IN $keys
+RETURN entity.entity_id AS entity_id, entity.canonical_name AS canonical_name, entity.type AS type,
+       coalesce(entity.aliases, []) AS aliases
+ORDER BY CASE WHEN entity.key IN $keys OR any(alias IN coalesce(entity.alias_keys, []) WHERE alias IN $keys) THEN 0 ELSE 1 END
+LIMIT 500`
+
+/**
+ * The pipeline worker (extraction → categorization → entity resolution → storage) as a process of its own: one
+ * consumer group over the documents topic, writing job transitions, memory events and usage events back to Kafka.
+ */
+export async function startPipeline(
+  engines: Engines,
+  dependencies: PipelineDependencies,
+  logger: Logger,
+): Promise<RunningPipeline> {
+  const { kafka, schema_registry } = engines.probes
+  const readiness = await checkDependencies({ kafka, schema_registry })
+  if (readiness.status !== 'ready') {
+    throw new Error(
+      `pipeline worker cannot start: ${JSON.stringify(readiness.checks.filter((check) => check.status === 'down'))}`,
+    )
+  }
+  const groupId = dependencies.groupId ?? PIPELINE_GROUP
+  await engines.schemaCodec.register([
+    { subject: DOCUMENT_SUBJECT, schema: documentAcceptedSchema },
+    { subject: INGESTION_JOB_SUBJECT, schema: ingestionJobChangedSchema },
+    { subject: MEMORY_SUBJECT, schema: memoryChangedSchema },
+    { subject: USAGE_SUBJECT, schema: usageRecordedSchema },
+  ])
+  const producer = await createEventProducer(engines.kafka, engines.schemaCodec)
+  // Partitions processed at once each append a few events per document; merged, they share produce requests.
+  const appender = createCoalescingAppender(producer)
+  const deadLetters = createDeadLetterWriter(producer, groupId)
+  const jobs = createElasticsearchStore<IngestionJob>(engines.elasticsearch, INGESTION_JOBS_INDEX)
+  const { config } = dependencies
+
+  const pipeline = createDocumentPipeline(
+    {
+      extractor: dependencies.extractor,
+      embedder: dependencies.embedder,
+      async knownEntities(instanceId, names) {
+        const keys = [...new Set(names.map((name) => entityKey(name)).filter((key) => key.length > 0))]
+        if (keys.length === 0) return []
+        const prefixes = [...new Set(keys.filter((key) => key.length >= 3).map((key) => key.slice(0, 3)))]
+        return engines.neo4j.read<StoredEntity & Record<string, unknown>>(knownEntitiesQuery, {
+          instanceId,
+          keys,
+          prefixes,
+        })
+      },
+      jobStatus: async (ingestionId) => (await jobs.get(ingestionId))?.status ?? null,
+      async publishJob(job, correlationId) {
+        await appender.append(INGESTION_JOBS_TOPIC, [
+          { key: job.ingestion_id, subject: INGESTION_JOB_SUBJECT, payload: job, correlationId },
+        ])
+      },
+      async publishMemories(events, correlationId) {
+        // A memory event carries its vector (about 8 KB as JSON): a long document's memories go in several
+        // requests, each far below the topic's message size limit.
+        for (let start = 0; start < events.length; start += memoriesPerRequest) {
+          await appender.append(
+            MEMORIES_TOPIC,
+            events.slice(start, start + memoriesPerRequest).map((event) => ({
+              key: event.memory_id,
+              subject: MEMORY_SUBJECT,
+              payload: event,
+              correlationId,
+            })),
+          )
+        }
+      },
+      async awaitProjected(memories) {
+        const stored = dependencies.storedInVector
+        const memoryIds = memories
+          .filter((event) => !stored || stored(event.instance_id, event.memory))
+          .map((event) => event.memory_id)
+        if (memoryIds.length === 0) return true
+        const deadline = Date.now() + config.pipeline.visibilityTimeoutMs
+        for (let delay = 20; ; delay = Math.min(delay * 2, 250)) {
+          const { docs } = await engines.elasticsearch.mget({
+            index: MEMORIES_ALIAS,
+            ids: memoryIds,
+            _source: false,
+          })
+          if (docs.every((doc) => 'found' in doc && doc.found)) return true
+          if (Date.now() >= deadline) return false
+          await new Promise((resolve) => setTimeout(resolve, delay))
+        }
+      },
+      async publishUsage(events) {
+        await appender.append(USAGE_TOPIC, events)
+      },
+      deadLetters,
+    },
+    { retry: { maxAttempts: config.pipeline.maxAttempts, baseDelayMs: config.pipeline.retryBaseMs } },
+  )
+
+  const consumer = await createEventConsumer<DocumentAccepted>({
+    kafka: engines.kafka,
+    codec: engines.schemaCodec,
+    logger,
+    groupId,
+    topics: [DOCUMENTS_TOPIC],
+    fromBeginning: true,
+    partitionsConsumedConcurrently: config.pipeline.concurrency,
+    handleConcurrency: config.pipeline.documentsPerPartition,
+    onUndecodable: (record, error) =>
+      deadLetters.write(record, [
+        {
+          stage: 'extraction',
+          code: 'UNDECODABLE_RECORD',
+          message: error instanceof Error ? error.message : String(error),
+        },
+      ]),
+    handle: async (event, log) => {
+      await pipeline.process(event, log)
+    },
+  })
+  logger.info(
+    { groupId, extractor: dependencies.extractor.name, embedder: dependencies.embedder.model },
+    'pipeline worker ready',
+  )
+  return {
+    async close() {
+      await consumer.close()
+      await producer.close()
+    },
+  }
+}

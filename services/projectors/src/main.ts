@@ -1,0 +1,61 @@
+/**
+ * The projectors' composition root: every read model's projection over the log, the rebuilds that configuration
+ * changes ask for, and the compactions the persistence writer triggers. The CLI runs it alone
+ * (`memory-service start projectors`) or beside the other services.
+ */
+import { sharedEmbedder, summarizerOf, type ProcessRuntime } from '@memory-service/engines'
+import { sharedControlPlane } from '@memory-service/log'
+import {
+  CONVERSATION_COMPACTED_SUBJECT,
+  conversationCompactedSchema,
+  createControlEventFactory,
+  DOCUMENT_SUBJECT,
+  documentAcceptedSchema,
+  USAGE_SUBJECT,
+  usageRecordedSchema,
+} from '@memory-service/domain'
+import { createCompactor, createConfigCommands, createWriteSide } from '@memory-service/commands'
+import { createAutomaticCompaction, createConversationStore } from '@memory-service/read-models'
+import { startProjectors } from './startProjectors.js'
+
+export async function startProjectorsService(runtime: ProcessRuntime): Promise<void> {
+  const { config, engines } = runtime
+  const logger = runtime.logger.child({ component: 'projectors' })
+  const served = { model: config.embeddings.model, dimension: config.embeddings.dimension }
+  const control = await sharedControlPlane(runtime)
+  const configs = createConfigCommands(control, createControlEventFactory(), served)
+  // Automatic compaction: the persistence writer reports conversations that grew; those over their budget are
+  // compacted here, and their older turns go to extraction like a compaction asked for over HTTP.
+  const { producer, claims, documents, recordUsage } = await createWriteSide(
+    runtime,
+    'projectors',
+    [
+      { subject: DOCUMENT_SUBJECT, schema: documentAcceptedSchema },
+      { subject: CONVERSATION_COMPACTED_SUBJECT, schema: conversationCompactedSchema },
+      { subject: USAGE_SUBJECT, schema: usageRecordedSchema },
+    ],
+    logger,
+  )
+  const compactor = createCompactor({
+    store: createConversationStore(engines.elasticsearch),
+    claims,
+    producer,
+    documents,
+    configOf: (instanceId) => configs.effective(instanceId),
+    recordUsage,
+    ...summarizerOf(config),
+    logger,
+  })
+  const automaticCompaction = createAutomaticCompaction({
+    budgetOf: (instanceId) => configs.effective(instanceId).retrieval.context_budget,
+    compactIfOverBudget: (scope, conversationId, userId, correlationId) =>
+      compactor.compactIfOverBudget(scope, conversationId, userId, correlationId),
+    warn: (details, message) => logger.warn(details, message),
+  })
+  runtime.onClose(() => automaticCompaction.stop())
+  const projectors = await startProjectors(engines, logger, {
+    configuration: { control, served, embedder: await sharedEmbedder(runtime) },
+    onConversationsGrown: (conversations) => automaticCompaction.grown(conversations),
+  })
+  runtime.onClose(() => projectors.close())
+}

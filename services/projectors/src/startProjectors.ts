@@ -1,0 +1,186 @@
+import {
+  checkDependencies,
+  createElasticsearchStore,
+  type Engines,
+  type Logger,
+  type Embedder,
+} from '@memory-service/engines'
+import {
+  createEventConsumer,
+  type ConsumedEvent,
+  type EventConsumer,
+  type ControlPlane,
+} from '@memory-service/log'
+import {
+  DOCUMENTS_TOPIC,
+  INGESTION_JOBS_INDEX,
+  INGESTION_JOBS_TOPIC,
+  MEMORIES_ALIAS,
+  MEMORIES_TOPIC,
+  CONVERSATION_EVENTS_TOPIC,
+  CONVERSATIONS_TOPIC,
+  type IngestionJob,
+  type MemoryDocument,
+  USAGE_TOPIC,
+  createControlEventFactory,
+  type ProjectionPolicy,
+  type ServedEmbeddings,
+  serviceConsumerGroups,
+} from '@memory-service/domain'
+import {
+  type ConversationCompacted,
+  type ConversationEventRecorded,
+  type UserDataErased,
+  type DocumentAccepted,
+  type IngestionJobChanged,
+  type MemoryChanged,
+  type UsageRecorded,
+} from '@memory-service/contracts'
+import { createConversationStore } from '@memory-service/read-models'
+import { createPolicyLookup } from '@memory-service/commands'
+import { startConfigRebuilds } from './configRebuilds.js'
+import { withheldAsDeletions } from '@memory-service/domain'
+import { createAnalyticsProjection } from '@memory-service/read-models'
+import { createConversationProjection, type GrownConversation } from '@memory-service/read-models'
+import { createGraphProjection } from '@memory-service/read-models'
+import { createJobProjection } from '@memory-service/read-models'
+import { createVectorProjection } from '@memory-service/read-models'
+
+/** Consumer groups, one per projection: each keeps its own offsets and can be replayed on its own. */
+export const projectionGroups = {
+  jobs: serviceConsumerGroups.jobs,
+  vector: serviceConsumerGroups.vector,
+  graph: serviceConsumerGroups.graph,
+  analytics: serviceConsumerGroups.analytics,
+  conversations: serviceConsumerGroups.conversations,
+} as const
+
+export interface RunningProjectors {
+  close(): Promise<void>
+}
+
+/**
+ * The projectors as a process of their own: ingestion jobs and memories into Elasticsearch, memories and entities
+ * into Neo4j. Each projection is its own consumer group over the log, writes idempotently and resolves offsets only
+ * after its write. With the control plane, memories are stored as each instance's active configuration says, and
+ * the rebuilds that applying a configuration asks for run here.
+ */
+export async function startProjectors(
+  engines: Engines,
+  logger: Logger,
+  options: {
+    groupPrefix?: string
+    configuration?: { control: ControlPlane; served: ServedEmbeddings; embedder: Embedder }
+    /** Told which conversations grew, once their turns are written (automatic compaction). */
+    onConversationsGrown?: (conversations: GrownConversation[]) => void
+  } = {},
+): Promise<RunningProjectors> {
+  const readiness = await checkDependencies(engines.probes)
+  if (readiness.status !== 'ready') {
+    throw new Error(
+      `projectors cannot start: ${JSON.stringify(readiness.checks.filter((check) => check.status === 'down'))}`,
+    )
+  }
+  const group = (name: string) => `${options.groupPrefix ?? ''}${name}`
+  const consumers: EventConsumer[] = []
+  const configuration = options.configuration
+  const policyOf = configuration ? createPolicyLookup(configuration.control, configuration.served) : undefined
+  const stored = (events: ConsumedEvent<MemoryChanged>[], projection: keyof ProjectionPolicy) =>
+    policyOf ? withheldAsDeletions(events, projection, policyOf) : events
+  const projectJobs = createJobProjection(
+    createElasticsearchStore<IngestionJob>(engines.elasticsearch, INGESTION_JOBS_INDEX),
+  )
+  const projectVectors = createVectorProjection(
+    createElasticsearchStore<MemoryDocument>(engines.elasticsearch, MEMORIES_ALIAS),
+  )
+  const projectGraph = createGraphProjection(engines.neo4j)
+  const projectUsage = createAnalyticsProjection(engines.clickhouse)
+  const projectConversations = createConversationProjection(
+    createConversationStore(engines.elasticsearch),
+    options.onConversationsGrown,
+  )
+  const common = { kafka: engines.kafka, codec: engines.schemaCodec, fromBeginning: true }
+  try {
+    consumers.push(
+      await createEventConsumer<DocumentAccepted | IngestionJobChanged>({
+        ...common,
+        logger: logger.child({ projection: 'jobs' }),
+        groupId: group(projectionGroups.jobs),
+        topics: [DOCUMENTS_TOPIC, INGESTION_JOBS_TOPIC],
+        handleBatch: (events) => projectJobs(events),
+      }),
+      await createEventConsumer<MemoryChanged>({
+        ...common,
+        logger: logger.child({ projection: 'vector' }),
+        groupId: group(projectionGroups.vector),
+        topics: [MEMORIES_TOPIC],
+        handleBatch: async (events, log) => {
+          const { written, skipped } = await projectVectors(stored(events, 'vector'))
+          log.debug(
+            { written, skipped, correlationIds: [...new Set(events.map((event) => event.correlationId))] },
+            'memories projected into elasticsearch',
+          )
+        },
+      }),
+      await createEventConsumer<MemoryChanged>({
+        ...common,
+        logger: logger.child({ projection: 'graph' }),
+        groupId: group(projectionGroups.graph),
+        topics: [MEMORIES_TOPIC],
+        handleBatch: async (events, log) => {
+          await projectGraph(stored(events, 'graph'))
+          log.debug(
+            {
+              events: events.length,
+              correlationIds: [...new Set(events.map((event) => event.correlationId))],
+            },
+            'memories projected into neo4j',
+          )
+        },
+      }),
+      await createEventConsumer<UsageRecorded>({
+        ...common,
+        logger: logger.child({ projection: 'analytics' }),
+        groupId: group(projectionGroups.analytics),
+        topics: [USAGE_TOPIC],
+        handleBatch: async (events, log) => {
+          const { written, skipped } = await projectUsage(events)
+          log.debug({ written, skipped }, 'usage events projected into clickhouse')
+        },
+      }),
+      await createEventConsumer<ConversationEventRecorded | ConversationCompacted | UserDataErased>({
+        ...common,
+        logger: logger.child({ projection: 'conversations' }),
+        groupId: group(projectionGroups.conversations),
+        topics: [CONVERSATION_EVENTS_TOPIC, CONVERSATIONS_TOPIC],
+        // Turns must be readable soon after their ack: partitions are written side by side, not one after another.
+        partitionsConsumedConcurrently: 4,
+        handleBatch: async (events, log) => {
+          await projectConversations(events)
+          log.debug({ events: events.length }, 'conversation events stored')
+        },
+      }),
+    )
+  } catch (error) {
+    await Promise.allSettled(consumers.map((consumer) => consumer.close()))
+    throw error
+  }
+  const rebuilds =
+    configuration && policyOf
+      ? startConfigRebuilds({
+          engines,
+          control: configuration.control,
+          events: createControlEventFactory(),
+          embedder: configuration.embedder,
+          policyOf,
+          logger,
+        })
+      : undefined
+  logger.info({ projections: Object.keys(projectionGroups) }, 'projectors ready')
+  return {
+    async close() {
+      await rebuilds?.close()
+      await Promise.allSettled(consumers.map((consumer) => consumer.close()))
+    },
+  }
+}
