@@ -12,33 +12,58 @@ import {
   MemoryServiceClientError,
   type MemoryClient,
 } from '@memory-service/client'
-
-export const mcpUsage = `  mcp --user <id> [--customer <id>]
-                      a Model Context Protocol server on stdio: memory_search, memory_store, context_fetch
-                      (MEMORY_SERVICE_URL, MEMORY_SERVICE_API_KEY; MEMORY_SERVICE_USER_ID for --user)`
+import { Command, InvalidArgumentError, Option } from 'commander'
+import { example, parseAlone } from './commandLine.js'
 
 export interface McpOptions {
   userId: string
   customerId?: string
 }
 
+interface McpFlags {
+  user: string
+  customer?: string
+}
+
+function nonEmpty(text: string): string {
+  if (text === '') throw new InvalidArgumentError('Expected an id, not an empty string.')
+  return text
+}
+
 /**
  * The user is required: a stdio host authenticates nobody to us, and the process that started the server (the
  * session initiator) is never taken as the user.
  */
-export function parseMcpArguments(args: string[], env: NodeJS.ProcessEnv = process.env): McpOptions {
-  const value = (flag: string) => {
-    const at = args.indexOf(flag)
-    return at >= 0 ? args[at + 1] : undefined
-  }
-  const userId = value('--user') ?? env.MEMORY_SERVICE_USER_ID
-  if (!userId) {
-    throw new Error(
-      `mcp needs the user whose memory it serves (--user or MEMORY_SERVICE_USER_ID): a stdio host authenticates nobody\n${mcpUsage}`,
+function describeMcp(command: Command): Command {
+  return command
+    .summary('a Model Context Protocol server on stdio: memory_search, memory_store, context_fetch')
+    .description(
+      'A Model Context Protocol server on stdio: memory_search, memory_store, context_fetch. It reaches the Memory Service through the client library: MEMORY_SERVICE_URL, MEMORY_SERVICE_API_KEY.',
     )
-  }
-  const customerId = value('--customer') ?? env.MEMORY_SERVICE_CUSTOMER_ID
-  return { userId, ...(customerId ? { customerId } : {}) }
+    .addOption(
+      new Option(
+        '--user <id>',
+        'the user whose memory it serves (required: a stdio host authenticates nobody)',
+      )
+        .env('MEMORY_SERVICE_USER_ID')
+        .argParser(nonEmpty)
+        .makeOptionMandatory(),
+    )
+    .addOption(new Option('--customer <id>', 'the customer of that user').env('MEMORY_SERVICE_CUSTOMER_ID'))
+    .addHelpText('after', example('MEMORY_SERVICE_API_KEY=msk_… memory-service mcp --user user_42'))
+}
+
+function mcpOptionsOf({ user, customer }: McpFlags): McpOptions {
+  return { userId: user, ...(customer ? { customerId: customer } : {}) }
+}
+
+/** Throws a CommanderError for arguments the command line would refuse. */
+export function parseMcpArguments(args: readonly string[]): McpOptions {
+  return mcpOptionsOf(parseAlone(describeMcp(new Command('mcp')), args).opts<McpFlags>())
+}
+
+export function addMcpCommand(program: Command): void {
+  describeMcp(program.command('mcp')).action((options: McpFlags) => serve(mcpOptionsOf(options)))
 }
 
 const asText = (value: unknown) => ({ content: [{ type: 'text' as const, text: JSON.stringify(value) }] })
@@ -119,6 +144,9 @@ export function createMcpServer(options: McpOptions, client: MemoryClient = crea
 }
 
 export async function runMcpServer(args: string[]): Promise<void> {
-  const server = createMcpServer(parseMcpArguments(args))
-  await server.connect(new StdioServerTransport())
+  await serve(parseMcpArguments(args))
+}
+
+async function serve(options: McpOptions): Promise<void> {
+  await createMcpServer(options).connect(new StdioServerTransport())
 }

@@ -1,40 +1,89 @@
-import { connectLogAndProjections, createEmbedder, type Logger } from '@memory-service/engines'
+import {
+  connectLogAndProjections,
+  createEmbedder,
+  createLogger,
+  loadConfig,
+  type Logger,
+} from '@memory-service/engines'
 import { createControlPlane } from '@memory-service/log'
 import { type ServiceConfig } from '@memory-service/contracts'
-import { createPolicyLookup } from '@memory-service/projectors'
+import { createPolicyLookup } from '@memory-service/commands'
 import { rebuildProjection, type RebuildReport, type RebuildStart } from '@memory-service/read-models'
-
-export const replayUsage = `  replay --projection vector|graph|all [--from-beginning | --from <ISO timestamp>]
-                      rebuild projections from the log into a new generation, then switch readers to it`
+import { Command, InvalidArgumentError, Option } from 'commander'
+import { example, parseAlone } from './commandLine.js'
+import { logFormatOption, type LogFormatFlag } from './logFormatOption.js'
 
 const projections = { vector: ['vector'], graph: ['graph'], all: ['vector', 'graph'] } as const
 
-export function parseReplayArguments(args: string[]): {
+function pastTimestamp(text: string): Date {
+  const at = new Date(text)
+  if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(at.getTime()))
+    throw new InvalidArgumentError('Expected an ISO-8601 timestamp such as 2026-11-22T08:00:00Z.')
+  if (at.getTime() > Date.now()) throw new InvalidArgumentError('It is in the future.')
+  return at
+}
+
+interface ReplayOptions extends LogFormatFlag {
+  projection: keyof typeof projections
+  fromBeginning?: true
+  from?: Date
+}
+
+export interface ReplayPlan {
   projections: readonly ('vector' | 'graph')[]
   start: RebuildStart
-} {
-  const valueOf = (flag: string) => {
-    const at = args.indexOf(flag)
-    return at >= 0 ? args[at + 1] : undefined
+}
+
+/** The options of `replay`, on the program's subcommand and on the command runReplay parses alone. */
+function describeReplay(command: Command): Command {
+  return command
+    .summary('rebuild projections from the log into a new generation, then switch readers to it')
+    .description(
+      'Rebuild projections from the log into a new generation, then switch readers to it. Prints one JSON report per projection; the services keep serving from the old generation meanwhile.',
+    )
+    .addOption(
+      new Option(
+        '--projection <name>',
+        'the projection to rebuild; all rebuilds vector, then graph (required)',
+      )
+        .choices(Object.keys(projections))
+        .makeOptionMandatory(),
+    )
+    .addOption(
+      new Option('--from-beginning', 'replay the whole log (what happens without --from)').conflicts('from'),
+    )
+    .addOption(
+      new Option(
+        '--from <timestamp>',
+        'copy the serving generation, then replay only the events since this ISO-8601 time',
+      ).argParser(pastTimestamp),
+    )
+    .addOption(logFormatOption())
+    .addHelpText('after', example('memory-service replay --projection all --from 2026-11-22T08:00:00Z'))
+}
+
+function planOf({ projection, from }: ReplayOptions): ReplayPlan {
+  return {
+    projections: projections[projection],
+    start: from === undefined ? { from: 'beginning' } : { from: 'timestamp', at: from },
   }
-  const known = new Set(['--projection', '--from', '--from-beginning'])
-  const unknown = args.filter((arg, index) => arg.startsWith('--') && !known.has(arg) && index >= 0)
-  if (unknown.length > 0) throw new Error(`unknown option(s): ${unknown.join(', ')}\n${replayUsage}`)
-  const projection = valueOf('--projection')
-  if (projection === undefined || !(projection in projections))
-    throw new Error(`--projection must be vector, graph or all\n${replayUsage}`)
-  const from = valueOf('--from')
-  const fromBeginning = args.includes('--from-beginning')
-  if (from !== undefined && fromBeginning) throw new Error(`--from and --from-beginning exclude each other`)
-  let start: RebuildStart = { from: 'beginning' }
-  if (from !== undefined) {
-    const at = new Date(from)
-    if (!/^\d{4}-\d{2}-\d{2}/.test(from) || Number.isNaN(at.getTime()))
-      throw new Error(`--from needs an ISO-8601 timestamp such as 2026-11-22T08:00:00Z, not ${from}`)
-    if (at.getTime() > Date.now()) throw new Error(`--from ${from} is in the future`)
-    start = { from: 'timestamp', at }
-  }
-  return { projections: projections[projection as keyof typeof projections], start }
+}
+
+/** Throws a CommanderError for arguments the command line would refuse. */
+export function parseReplayArguments(args: readonly string[]): ReplayPlan {
+  return planOf(parseAlone(describeReplay(new Command('replay')), args).opts<ReplayOptions>())
+}
+
+export function addReplayCommand(program: Command): void {
+  describeReplay(program.command('replay')).action(async (options: ReplayOptions) => {
+    const config = loadConfig()
+    const logger = createLogger({
+      level: config.log.level,
+      name: 'memory-service',
+      format: options.logFormat,
+    })
+    console.log(JSON.stringify(await rebuild(config, planOf(options), logger), null, 2))
+  })
 }
 
 /** Rebuilds the named projections one after the other; each switches its readers when it has caught up. */
@@ -43,7 +92,14 @@ export async function runReplay(
   args: string[],
   logger: Logger,
 ): Promise<RebuildReport[]> {
-  const { projections: names, start } = parseReplayArguments(args)
+  return rebuild(config, parseReplayArguments(args), logger)
+}
+
+async function rebuild(
+  config: ServiceConfig,
+  { projections: names, start }: ReplayPlan,
+  logger: Logger,
+): Promise<RebuildReport[]> {
   // Without ClickHouse: a rebuild runs next to the services, whose embedded ClickHouse allows one process.
   const engines = connectLogAndProjections(config, logger)
   const embedder = await createEmbedder(config.embeddings)
