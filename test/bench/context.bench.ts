@@ -6,9 +6,8 @@
  * budget that does not hold the whole conversation, as an agent past its first hundred turns would see it.
  */
 import { performance } from 'node:perf_hooks'
-import { CONVERSATION_TURNS_INDEX, CONVERSATIONS_INDEX } from '@memory-service/read-models'
 import { createElasticsearchClient, createEmbedder } from '@memory-service/engines'
-import { MEMORIES_ALIAS } from '@memory-service/domain'
+import { MEMORIES_ALIAS, CONVERSATION_TURNS_INDEX, CONVERSATIONS_INDEX } from '@memory-service/domain'
 import { benchConfig, percentile, runId, startBench } from './benchSetup.js'
 
 const turnCount = Number(process.env.BENCH_TURNS ?? 500)

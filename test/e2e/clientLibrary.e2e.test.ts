@@ -13,8 +13,8 @@ import {
   RateLimitError,
   type MemoryClient,
 } from '@memory-service/client'
-import { allPermissions } from '@memory-service/domain'
-import { createClaimStore, IDEMPOTENCY_INDEX } from '@memory-service/commands'
+import { allPermissions, IDEMPOTENCY_INDEX } from '@memory-service/domain'
+import { createClaimStore } from '@memory-service/commands'
 import { createElasticsearchClient } from '@memory-service/engines'
 import { type CreatedInstance, type TranscriptRequest } from '@memory-service/contracts'
 import { eventually, startGatewayWithInstance, uniqueName } from '../support/testEngines.js'

@@ -1,8 +1,9 @@
+import { IDEMPOTENCY_INDEX } from '@memory-service/domain'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testConfig, uniqueName } from '../../../../test/support/testEngines.js'
 import { createElasticsearchClient, createElasticsearchStore } from '@memory-service/engines'
 import { loadEngineDeclarations } from '@memory-service/engines'
-import { createClaimStore, IDEMPOTENCY_INDEX } from './createClaimStore.js'
+import { createClaimStore } from './createClaimStore.js'
 
 const client = createElasticsearchClient(testConfig().elasticsearch)
 const index = uniqueName('test-idempotency')

@@ -1,9 +1,5 @@
 import type { Client } from '@elastic/elasticsearch'
-import { AppError } from '@memory-service/domain'
-import { claimDocumentId, judgeExistingClaim, type Claim } from '@memory-service/domain'
-
-/** Declared in infra/elasticsearch/indices.json. */
-export const IDEMPOTENCY_INDEX = 'mem-idempotency-v1'
+import { AppError, claimDocumentId, judgeExistingClaim, type Claim } from '@memory-service/domain'
 
 export type ClaimRequest = Pick<Claim, 'instance_id' | 'kind' | 'client_id' | 'record_id'>
 

@@ -7,8 +7,8 @@ import type {
   ConversationEventRecorded,
   EventBatchResponse,
 } from '@memory-service/contracts'
+import { CONVERSATION_EVENTS_TOPIC } from '../topology.js'
 
-export const CONVERSATION_EVENTS_TOPIC = 'mem.conversation-events.v1'
 export const CONVERSATION_EVENT_SUBJECT = `${CONVERSATION_EVENTS_TOPIC}-value`
 
 export const conversationEventRecordedSchema = readContractSchema(

@@ -1,7 +1,7 @@
 import { readContractSchema } from '@memory-service/contracts/files'
 import { AppError } from '../errors/appError.js'
+import { CONVERSATIONS_TOPIC } from '../topology.js'
 
-export const CONVERSATIONS_TOPIC = 'mem.conversations.v1'
 export const CONVERSATION_COMPACTED_SUBJECT = `${CONVERSATIONS_TOPIC}-value`
 export const conversationCompactedSchema = readContractSchema('events/ConversationCompacted.v1.schema.json')
 

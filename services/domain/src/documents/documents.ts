@@ -8,11 +8,9 @@ import type {
 } from '@memory-service/contracts'
 import { readContractSchema } from '@memory-service/contracts/files'
 import { fieldsOfIssues } from '../errors/validationMessages.js'
+import { DOCUMENTS_TOPIC } from '../topology.js'
 
-export const DOCUMENTS_TOPIC = 'mem.documents.v1'
 export const DOCUMENT_SUBJECT = `${DOCUMENTS_TOPIC}-value`
-/** Declared in infra/elasticsearch/indices.json. */
-export const INGESTION_JOBS_INDEX = 'mem-ingestion-jobs-v1'
 
 export const documentAcceptedSchema = readContractSchema('events/DocumentAccepted.v1.schema.json')
 

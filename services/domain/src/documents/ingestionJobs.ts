@@ -1,7 +1,7 @@
 import type { DocumentAccepted, IngestionJobChanged } from '@memory-service/contracts'
 import { readContractSchema } from '@memory-service/contracts/files'
+import { INGESTION_JOBS_TOPIC } from '../topology.js'
 
-export const INGESTION_JOBS_TOPIC = 'mem.ingestion-jobs.v1'
 export const INGESTION_JOB_SUBJECT = `${INGESTION_JOBS_TOPIC}-value`
 export const ingestionJobChangedSchema = readContractSchema('events/IngestionJobChanged.v1.schema.json')
 

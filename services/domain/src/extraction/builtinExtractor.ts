@@ -23,7 +23,9 @@ import type {
 import { removeNearDuplicates } from './nearDuplicates.js'
 import { finestStartOf, type ResolvedDate, resolveDates } from './relativeDates.js'
 import { splitLongSentence, splitSentences } from './sentences.js'
-import { restoreDroppedSubject, speakInThirdPerson, splitTurns, type SpeakerTurn } from './speakers.js'
+import { restoreDroppedSubject } from './droppedSubjects.js'
+import { speakInThirdPerson } from './thirdPerson.js'
+import { splitTurns, type SpeakerTurn } from './turnSplitting.js'
 
 /** Upper bound of a statement's content; longer groups are not formed and longer sentences are cut. */
 export const MAX_STATEMENT_CONTENT = 400

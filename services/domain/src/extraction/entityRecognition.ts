@@ -6,7 +6,7 @@
 import { entityKey } from './entityNames.js'
 import type { EntityType, RecognizedEntity, RecognizedRelation } from './extraction.js'
 import { explicitDatesIn, type ResolvedDate } from './relativeDates.js'
-import { irregularPastVerbs } from './speakers.js'
+import { irregularPastVerbs } from './thirdPerson.js'
 
 export interface EntityMention {
   name: string

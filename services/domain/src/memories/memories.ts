@@ -2,11 +2,9 @@ import { createHash } from 'node:crypto'
 import type { Memory, MemoryChanged } from '@memory-service/contracts'
 import { readContractSchema } from '@memory-service/contracts/files'
 import { searchTermsOf } from '../search/searchTerms.js'
+import { MEMORIES_TOPIC } from '../topology.js'
 
-export const MEMORIES_TOPIC = 'mem.memories.v1'
 export const MEMORY_SUBJECT = `${MEMORIES_TOPIC}-value`
-/** Readers and the vector projection use the alias; generations behind it are swapped by a rebuild. */
-export const MEMORIES_ALIAS = 'mem-memories'
 export const memoryChangedSchema = readContractSchema('events/MemoryChanged.v1.schema.json')
 
 export type MemoryState = MemoryChanged['memory']

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto'
 import type { UsageRecorded } from '@memory-service/contracts'
 import { readContractSchema } from '@memory-service/contracts/files'
 import type { OutgoingEvent } from '../events/outgoingEvent.js'
+import { USAGE_TOPIC } from '../topology.js'
 
-export const USAGE_TOPIC = 'mem.usage.v1'
 export const USAGE_SUBJECT = `${USAGE_TOPIC}-value`
 export const usageRecordedSchema = readContractSchema('events/UsageRecorded.v1.schema.json')
 

@@ -11,8 +11,7 @@ import {
   type ControlEvent,
   type ControlState,
 } from '@memory-service/domain'
-
-export const CONTROL_TOPIC = 'mem.control.v1'
+import { CONTROL_TOPIC } from '@memory-service/domain'
 
 const controlEventTitles: Record<ControlEvent['type'], string> = {
   instance_created: 'InstanceCreated',

@@ -1,10 +1,13 @@
 import type { Admin, Kafka } from 'kafkajs'
-import { DOCUMENTS_TOPIC } from '@memory-service/domain'
-import { INGESTION_JOBS_TOPIC } from '@memory-service/domain'
-import { MEMORIES_TOPIC } from '@memory-service/domain'
-import { USAGE_TOPIC } from '@memory-service/domain'
-import { CONVERSATION_EVENTS_TOPIC } from '@memory-service/domain'
-import { CONVERSATIONS_TOPIC } from '@memory-service/domain'
+import {
+  CONVERSATION_EVENTS_TOPIC,
+  CONVERSATIONS_TOPIC,
+  DOCUMENTS_TOPIC,
+  INGESTION_JOBS_TOPIC,
+  MEMORIES_TOPIC,
+  serviceConsumerGroups,
+  USAGE_TOPIC,
+} from '@memory-service/domain'
 
 /** A consumer group and the topics it subscribes to. */
 export interface WatchedConsumerGroup {
@@ -18,15 +21,6 @@ export interface WatchedConsumerGroup {
  * services/projectors).
  */
 /** The services' consumer groups: the pipeline worker and one per projection, each with its own offsets. */
-export const serviceConsumerGroups = {
-  pipeline: 'memory-pipeline',
-  jobs: 'memory-projector-jobs',
-  vector: 'memory-projector-vector',
-  graph: 'memory-projector-graph',
-  analytics: 'memory-projector-analytics',
-  conversations: 'memory-projector-conversations',
-} as const
-
 export const consumerGroupsToWatch: readonly WatchedConsumerGroup[] = [
   { group: serviceConsumerGroups.pipeline, topics: [DOCUMENTS_TOPIC] },
   { group: serviceConsumerGroups.jobs, topics: [DOCUMENTS_TOPIC, INGESTION_JOBS_TOPIC] },

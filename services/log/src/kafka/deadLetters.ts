@@ -1,7 +1,6 @@
 import type { IHeaders } from 'kafkajs'
 import type { EventProducer } from './eventProducer.js'
-
-export const DEAD_LETTER_TOPIC = 'mem.dead-letter.v1'
+import { DEAD_LETTER_TOPIC } from '@memory-service/domain'
 
 /** Header names of a dead letter; the original headers (correlation id included) are kept beside them. */
 export const deadLetterHeaders = {

@@ -1,3 +1,4 @@
+import { usageTables } from '@memory-service/domain'
 import type { ClickhouseStore } from '@memory-service/engines'
 import type { ConsumedEvent } from '@memory-service/log'
 import type { UsageRecorded } from '@memory-service/contracts'
@@ -37,12 +38,12 @@ export function createAnalyticsProjection(clickhouse: ClickhouseStore) {
     for (const { payload } of events) if (!unique.has(payload.event_id)) unique.set(payload.event_id, payload)
     if (unique.size === 0) return { written: 0, skipped: events.length }
     const known = await clickhouse.query<{ event_id: string }>(
-      `SELECT event_id FROM ${clickhouse.database}.usage_raw WHERE event_id IN {ids:Array(String)}`,
+      `SELECT event_id FROM ${clickhouse.database}.${usageTables.raw} WHERE event_id IN {ids:Array(String)}`,
       { ids: [...unique.keys()] },
     )
     for (const { event_id } of known) unique.delete(event_id)
     await clickhouse.insert(
-      'usage_raw',
+      usageTables.raw,
       [...unique.values()].map((event) => usageRowOf(event)),
     )
     return { written: unique.size, skipped: events.length - unique.size }

@@ -1,3 +1,4 @@
+import { usageTables } from '@memory-service/domain'
 import type { ClickhouseStore } from '@memory-service/engines'
 import type { UsageMetric } from '@memory-service/domain'
 import { clickhouseDateTime, type TimeBucket, type TimeRange } from '@memory-service/domain'
@@ -7,9 +8,9 @@ export const groupColumns = ['user_id', 'customer_id', 'document_type', 'mode', 
 export type GroupColumn = (typeof groupColumns)[number]
 
 const rollupTable: Record<TimeBucket, string> = {
-  minute: 'usage_minute',
-  hour: 'usage_hour',
-  day: 'usage_day',
+  minute: usageTables.minute,
+  hour: usageTables.hour,
+  day: usageTables.day,
 }
 
 /** A bucket start as ClickHouse text (named apart from the column, which the WHERE clause compares). */
@@ -119,7 +120,7 @@ export function createAnalyticsStore(clickhouse: ClickhouseStore) {
       const [quality] = await clickhouse.query<{ ratio: number | null; score: number | null }>(
         `SELECT avgIf(compression_ratio, metric = 'context_compact') AS ratio,
                 avgIf(validation_score, metric = 'context_compact') AS score
-           FROM ${clickhouse.database}.usage_raw
+           FROM ${clickhouse.database}.${usageTables.raw}
           WHERE instance_id = {instance:String} AND metric = 'context_compact'
             AND occurred_at >= {from:DateTime} AND occurred_at < {to:DateTime}`,
         params,

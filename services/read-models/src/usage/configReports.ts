@@ -1,3 +1,4 @@
+import { usageTables } from '@memory-service/domain'
 import type { ConfigHistory, ConfigUsage, CurrentConfig } from '@memory-service/contracts'
 import type { ClickhouseStore } from '@memory-service/engines'
 import { changePct } from '@memory-service/domain'
@@ -28,7 +29,7 @@ export function createConfigReports(clickhouse: ClickhouseStore, configs: Config
          sumIf(value, metric = 'memories_stored') AS memories_stored,
          sumIf(value, metric = 'llm_input_tokens') AS input_tokens,
          sumIf(value, metric = 'llm_output_tokens') AS output_tokens
-       FROM ${clickhouse.database}.usage_raw
+       FROM ${clickhouse.database}.${usageTables.raw}
        WHERE instance_id = {instance:String}
          AND occurred_at >= {from:DateTime64(3)} AND occurred_at < {to:DateTime64(3)}`,
       { instance: instanceId, from: withMilliseconds(from), to: withMilliseconds(to) },
