@@ -7,20 +7,14 @@ import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Client } from '@elastic/elasticsearch'
 import { createMemoryClient, type MemoryClient } from '@memory-service/client'
-import {
-  activeGraphGeneration,
-  CONVERSATION_TURNS_INDEX,
-  turnDocumentId,
-  CONVERSATIONS_INDEX,
-  createConversationStore,
-} from '@memory-service/read-models'
+import { activeGraphGeneration, turnDocumentId, createConversationStore } from '@memory-service/read-models'
 import {
   createElasticsearchClient,
   createNeo4jDriver,
   createNeo4jStore,
   type Neo4jStore,
 } from '@memory-service/engines'
-import { MEMORIES_ALIAS } from '@memory-service/domain'
+import { MEMORIES_ALIAS, CONVERSATION_TURNS_INDEX, CONVERSATIONS_INDEX } from '@memory-service/domain'
 import { createConversationProjection } from '@memory-service/read-models'
 import { eventually, startGatewayWithInstance, uniqueName } from '../support/testEngines.js'
 

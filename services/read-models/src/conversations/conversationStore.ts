@@ -6,16 +6,12 @@ import type {
   UserDataErased,
 } from '@memory-service/contracts'
 import type { Turn } from '@memory-service/domain'
-
-/** Declared in infra/elasticsearch/indices.json. */
-export const CONVERSATION_TURNS_INDEX = 'mem-conversation-turns-v1'
+import { CONVERSATION_TURNS_INDEX, CONVERSATIONS_INDEX, ERASURES_INDEX } from '@memory-service/domain'
 
 /** A turn's document id: event ids are unique within a conversation, not across conversations or instances. */
 export function turnDocumentId(instanceId: string, conversationId: string, eventId: string): string {
   return hash('sha1', JSON.stringify([instanceId, conversationId, eventId]), 'base64url')
 }
-export const CONVERSATIONS_INDEX = 'mem-conversations-v1'
-export const ERASURES_INDEX = 'mem-erasures-v1'
 
 export interface StoredTurn extends Turn {
   event_id: string
@@ -96,6 +92,8 @@ export function createConversationStore(client: Client) {
      */
     async eraseUser(event: UserDataErased): Promise<{ turns: number; conversations: number }> {
       const owned = [{ term: { instance_id: event.instance_id } }, { term: { user_id: event.user_id } }]
+      // A turn or a compaction indexed a moment ago is not searchable before a refresh; the erasure must see it.
+      await client.indices.refresh({ index: [CONVERSATION_TURNS_INDEX, CONVERSATIONS_INDEX] })
       // Which conversations were theirs, so that those ids stay not found after the erasure.
       const ids = await client.search({
         index: CONVERSATION_TURNS_INDEX,
