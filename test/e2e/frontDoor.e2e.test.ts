@@ -4,9 +4,9 @@
  */
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CONTROL_TOPIC, createControlPlane, type ControlPlane } from '@memory-service/log'
+import { createControlPlane, type ControlPlane } from '@memory-service/log'
 import { createKafka, createSchemaCodec } from '@memory-service/engines'
-import { createControlEventFactory, permissionPresets } from '@memory-service/domain'
+import { createControlEventFactory, permissionPresets, CONTROL_TOPIC } from '@memory-service/domain'
 import { createTenancyCommands, type TenancyCommands } from '@memory-service/commands'
 import { type CreatedInstance } from '@memory-service/contracts'
 import { startServices, type RunningServices } from '@memory-service/cli'
@@ -44,6 +44,9 @@ async function call(
   }
 }
 
+/** The gateway's rate-limit clock: real time, unless a test holds it at a moment (then no token refills). */
+let heldAt: number | undefined
+
 /** The gateway follows the control topic; a key written a moment ago authenticates once it has read it. */
 async function untilUsable(key: string): Promise<void> {
   await eventually(async () =>
@@ -52,7 +55,7 @@ async function untilUsable(key: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  services = await startServices(config, ['gateway'], logger)
+  services = await startServices(config, ['gateway'], logger, { clock: () => heldAt ?? Date.now() })
   baseUrl = services.addresses.http ?? ''
   const kafka = createKafka({ brokers: config.kafka.brokers, clientId: 'front-door-e2e', logger })
   control = await createControlPlane({ kafka, codec: createSchemaCodec(config.schemaRegistry.url), logger })
@@ -128,7 +131,7 @@ describe('authentication', () => {
 
   it('keeps every key across a gateway restart, because the read model is rebuilt from the topic', async () => {
     await services.close()
-    services = await startServices(config, ['gateway'], logger)
+    services = await startServices(config, ['gateway'], logger, { clock: () => heldAt ?? Date.now() })
     baseUrl = services.addresses.http ?? ''
     expect((await call('/dashboard/instances', { key: clientA.api_key.key })).status).toBe(200)
   })
@@ -262,8 +265,9 @@ describe('rate limits', () => {
     await eventually(async () =>
       (await call('/dashboard/instances', { key: free.api_key.key })).status === 200 ? true : undefined,
     )
-    // The probe above took tokens; wait until the bucket is full again (10 tokens at 1 per second).
-    await new Promise((resolve) => setTimeout(resolve, 11_000))
+    // The probe above took tokens; 11 s later the bucket is full again (10 tokens at 1 per second). The clock
+    // stays there, so the counts below do not depend on how fast the requests go.
+    heldAt = Date.now() + 11_000
     const remaining: string[] = []
     for (let index = 0; index < 10; index += 1) {
       const response = await call('/dashboard/instances', { key: free.api_key.key })
@@ -276,8 +280,8 @@ describe('rate limits', () => {
     expect(limited.status).toBe(429)
     expect(limited.headers.get('retry-after')).toBe('1')
     const reset = Number(limited.headers.get('x-ratelimit-reset'))
-    expect(reset).toBeGreaterThan(Date.now() / 1000)
-    expect(reset).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 11)
+    expect(reset).toBeGreaterThan(heldAt / 1000)
+    expect(reset).toBeLessThanOrEqual(Math.ceil(heldAt / 1000) + 11)
     expect(limited.body).toEqual({
       error: 'Rate limit exceeded for this API key',
       code: 'RATE_LIMITED',
@@ -290,6 +294,7 @@ describe('rate limits', () => {
     })
     // Another key of another instance is not affected.
     expect((await call('/dashboard/instances', { key: clientA.api_key.key })).status).toBe(200)
+    heldAt = undefined
   })
 })
 
