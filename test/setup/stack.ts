@@ -14,10 +14,14 @@ import { dockerEngineReachable } from '../../infra/stack/environment.js'
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 
 function stackCommand(args: string[]): void {
-  execFileSync(join(root, 'node_modules/.bin/tsx'), ['--conditions=memory-service-source', 'infra/stack/main.ts', ...args], {
-    cwd: root,
-    stdio: 'inherit',
-  })
+  execFileSync(
+    join(root, 'node_modules/.bin/tsx'),
+    ['--conditions=memory-service-source', 'infra/stack/main.ts', ...args],
+    {
+      cwd: root,
+      stdio: 'inherit',
+    },
+  )
 }
 
 export default async function setup(): Promise<() => Promise<void>> {
