@@ -3,51 +3,28 @@
  * by entity (graph); scopes never leak across users, customers or instances; filters, limits and invalid bodies.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type MemoryClient } from '@memory-service/client'
 import { USAGE_TOPIC } from '@memory-service/domain'
-import { type CreatedInstance, type Memory, type UsageRecorded } from '@memory-service/contracts'
+import {
+  type CreatedInstance,
+  type ErrorBody,
+  type MemorySearchRequest,
+  type UsageRecorded,
+} from '@memory-service/contracts'
+import { createTestClient, refusal, request, type Exchange } from '../support/http.js'
 import { eventually, readTopicToEnd, startGatewayWithInstance, uniqueName } from '../support/testEngines.js'
 
 let harness: Awaited<ReturnType<typeof startGatewayWithInstance>>
 let instance: CreatedInstance
 let other: CreatedInstance
-let agentKey: string
+let client: MemoryClient
+let otherClient: MemoryClient
+let agent: MemoryClient
+/** Every response the clients of this file received, for the response headers the library does not return. */
+const exchanges: Exchange[] = []
 
-interface Reply {
-  status: number
-  body: Record<string, unknown>
-  text: string
-  correlationId: string | null
-}
-
-type Hit = Memory & { score: number }
-
-async function call(
-  path: string,
-  body?: unknown,
-  key = instance.api_key.key,
-  method = 'POST',
-): Promise<Reply> {
-  const response = await fetch(`${harness.gateway.addresses.http ?? ''}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${key}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  })
-  const text = await response.text()
-  return {
-    status: response.status,
-    text,
-    body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
-    correlationId: response.headers.get('x-correlation-id'),
-  }
-}
-
-async function search(body: Record<string, unknown>, key = instance.api_key.key): Promise<Hit[]> {
-  const reply = await call('/v1/memories/search', body, key)
-  expect(reply.status, reply.text).toBe(200)
-  return reply.body.results as Hit[]
+async function search(body: MemorySearchRequest, api = client) {
+  return (await api.memories.search(body)).results
 }
 
 const userId = uniqueName('alice')
@@ -58,34 +35,25 @@ const rareWord = uniqueName('quillwort').replace('_', '')
 
 /** Ingests one document and returns the ids of the memories it produced. */
 async function remember(
-  key: string,
+  api: MemoryClient,
   document: string,
   scope: { user_id?: string; customer_id?: string },
   metadata: Record<string, unknown> = {},
 ): Promise<string[]> {
-  const created = await call(
-    '/v1/memories',
-    {
-      document,
-      document_type: 'ai-chat-conversation',
-      mode: 'long-range',
-      document_created_at: '2024-03-10T10:00:00.000Z',
-      ...scope,
-      metadata,
-    },
-    key,
-  )
-  expect(created.status, created.text).toBe(201)
+  const created = await api.memories.ingest({
+    document,
+    document_type: 'ai-chat-conversation',
+    mode: 'long-range',
+    document_created_at: '2024-03-10T10:00:00.000Z',
+    ...scope,
+    metadata,
+  })
   const job = await eventually(async () => {
-    const reply = await call(
-      `/v1/memories/${String(created.body.ingestion_id)}/status`,
-      undefined,
-      key,
-      'GET',
-    )
-    return reply.body.status === 'completed' ? reply.body : undefined
+    const status = await api.memories.status(created.ingestion_id)
+    return status.status === 'completed' ? status : undefined
   }, 60_000)
-  return job.memory_ids as string[]
+  expect(job.memory_ids).toBeDefined()
+  return job.memory_ids ?? []
 }
 
 const ids: Record<string, string[]> = {}
@@ -94,7 +62,7 @@ beforeAll(async () => {
   harness = await startGatewayWithInstance('memory-search', { withWorkers: true })
   instance = harness.instance
   other = await harness.createInstance('memory-search-other')
-  agentKey = (
+  const agentKey = (
     await harness.tenancy.issueKey(
       instance.instance.instance_id,
       ['memories:read', 'memories:write'],
@@ -103,10 +71,13 @@ beforeAll(async () => {
   ).key
   await harness.untilUsable(other.api_key.key)
   await harness.untilUsable(agentKey)
-  const key = instance.api_key.key
+  const baseUrl = harness.gateway.addresses.http ?? ''
+  client = createTestClient({ baseUrl, apiKey: instance.api_key.key, exchanges })
+  otherClient = createTestClient({ baseUrl, apiKey: other.api_key.key, exchanges })
+  agent = createTestClient({ baseUrl, apiKey: agentKey, exchanges })
   const alice = { user_id: userId, customer_id: 'acme' }
   ids.puppy = await remember(
-    key,
+    client,
     'Alice: We adopted a golden retriever puppy and named him Biscuit.',
     alice,
     {
@@ -114,28 +85,32 @@ beforeAll(async () => {
     },
   )
   ids.keyword = await remember(
-    key,
+    client,
     `Alice: My favourite words are ${marker} and ${rareWord}, they sound like spells.`,
     alice,
   )
   ids.entity = await remember(
-    key,
+    client,
     'Alice: Professor Okonkwo reviewed the second chapter of my thesis.',
     alice,
   )
-  ids.garden = await remember(key, 'Alice: I planted tomatoes and basil on the balcony this weekend.', alice)
-  ids.bob = await remember(key, `Bob: I wrote ${marker} on the cover of my blue notebook.`, {
+  ids.garden = await remember(
+    client,
+    'Alice: I planted tomatoes and basil on the balcony this weekend.',
+    alice,
+  )
+  ids.bob = await remember(client, `Bob: I wrote ${marker} on the cover of my blue notebook.`, {
     user_id: bobId,
     customer_id: 'acme',
   })
-  ids.shared = await remember(key, `Acme moved its ${marker} laboratory to Rotterdam last year.`, {
+  ids.shared = await remember(client, `Acme moved its ${marker} laboratory to Rotterdam last year.`, {
     customer_id: 'acme',
   })
-  ids.otherCustomer = await remember(key, `Alice: At Globex we never talk about ${marker}.`, {
+  ids.otherCustomer = await remember(client, `Alice: At Globex we never talk about ${marker}.`, {
     user_id: userId,
     customer_id: 'globex',
   })
-  ids.otherInstance = await remember(other.api_key.key, `Alice: ${marker} is my favourite word too.`, alice)
+  ids.otherInstance = await remember(otherClient, `Alice: ${marker} is my favourite word too.`, alice)
 }, 300_000)
 
 afterAll(async () => {
@@ -156,21 +131,21 @@ describe.each(modes)('%s search finds', (mode) => {
   })
 
   it('a memory by the entity it mentions, through the graph', async () => {
-    const reply = await call('/v1/memories/search', {
+    const results = await search({
       query: 'What did Okonkwo do?',
       user_id: userId,
       customer_id: 'acme',
       mode,
       limit: 3,
     })
-    expect(reply.status, reply.text).toBe(200)
-    const results = reply.body.results as Hit[]
+    const correlationId = exchanges.at(-1)?.headers.get('x-correlation-id')
+    expect(correlationId).toBeTruthy()
     expect(ids.entity).toContain(results[0]?.id)
     expect(results[0]?.entities.map((entity) => entity.canonical_name)).toContain('Professor Okonkwo')
     // Usage says what the search did: vector searches and one graph lookup that found the entity.
     const usage = await eventually(async () => {
       const records = await readTopicToEnd<UsageRecorded>(harness.kafka, harness.codec, USAGE_TOPIC)
-      const mine = records.filter((record) => record.headers['x-correlation-id'] === reply.correlationId)
+      const mine = records.filter((record) => record.headers['x-correlation-id'] === correlationId)
       return mine.length >= 2 ? mine.map((record) => record.value) : undefined
     })
     expect(usage.find((event) => event.metric === 'graph_queries')).toMatchObject({
@@ -190,8 +165,8 @@ describe('accurate search', () => {
 })
 
 describe('scopes', () => {
-  const visible = async (body: Record<string, unknown>, key?: string) =>
-    new Set((await search({ query: marker, limit: 100, ...body }, key)).map((hit) => hit.id))
+  const visible = async (scope: Partial<MemorySearchRequest>, api?: MemoryClient) =>
+    new Set((await search({ query: marker, limit: 100, ...scope }, api)).map((hit) => hit.id))
 
   it("a user with its customer sees its own memories there and the customer's shared ones, nobody else's", async () => {
     const seen = await visible({ user_id: userId, customer_id: 'acme' })
@@ -212,18 +187,16 @@ describe('scopes', () => {
     for (const id of [...(ids.keyword ?? []), ...(ids.bob ?? []), ...(ids.shared ?? [])])
       expect(seen).toContain(id)
     expect(seen).not.toContain(ids.otherInstance?.[0])
-    const fromOther = await visible({}, other.api_key.key)
+    const fromOther = await visible({}, otherClient)
     expect([...fromOther].some((id) => !(ids.otherInstance ?? []).includes(id))).toBe(false)
   })
 
   it('an agent key (memories:read without instances:read) must name the user', async () => {
     expect(
-      (await search({ query: marker, user_id: userId, customer_id: 'acme' }, agentKey)).length,
+      (await search({ query: marker, user_id: userId, customer_id: 'acme' }, agent)).length,
     ).toBeGreaterThan(0)
-    const reply = await call('/v1/memories/search', { query: marker }, agentKey)
-    expect(reply.status).toBe(403)
-    expect(reply.body).toEqual({
-      error: expect.any(String) as unknown,
+    expect(await refusal(agent.memories.search({ query: marker }))).toEqual({
+      status: 403,
       code: 'FORBIDDEN',
       details: {
         required_permission: 'instances:read',
@@ -276,11 +249,11 @@ describe('filters and limits', () => {
 
   it('returns at most limit results, every Memory field with a score, best first', async () => {
     for (const mode of modes) {
-      const reply = await call('/v1/memories/search', { query: 'what happened', ...alice, limit: 2, mode })
-      expect(reply.status).toBe(200)
-      expect(reply.body.mode).toBe(mode)
-      expect(reply.body.took_ms).toEqual(expect.any(Number))
-      const results = reply.body.results as Hit[]
+      const reply = await client.memories.search({ query: 'what happened', ...alice, limit: 2, mode })
+      expect(exchanges.at(-1)?.status).toBe(200)
+      expect(reply.mode).toBe(mode)
+      expect(reply.took_ms).toEqual(expect.any(Number))
+      const results = reply.results
       expect(results).toHaveLength(2)
       expect(Object.keys(results[0] ?? {}).sort()).toEqual(
         [
@@ -299,21 +272,17 @@ describe('filters and limits', () => {
       )
       expect(results[0]?.score).toBeGreaterThanOrEqual(results[1]?.score ?? Infinity)
     }
-    const defaults = await call('/v1/memories/search', { query: marker, ...alice })
-    expect(defaults.body.mode).toBe('accurate')
+    const defaults = await client.memories.search({ query: marker, ...alice })
+    expect(defaults.mode).toBe('accurate')
   })
 
-  it.each([
-    ['no query', { user_id: 'u' }, 'query'],
+  /** Requests the client library sends: well typed, invalid by value. */
+  const invalid: [string, MemorySearchRequest, string][] = [
     ['an empty query', { query: '' }, 'query'],
     ['a blank query', { query: '   ' }, 'query'],
     ['limit 0', { query: 'x', limit: 0 }, 'limit'],
     ['limit 101', { query: 'x', limit: 101 }, 'limit'],
-    ['an unknown mode', { query: 'x', mode: 'exhaustive' }, 'mode'],
-    ['an unknown field', { query: 'x', sort: 'date' }, 'sort'],
-    ['an unknown type', { query: 'x', filters: { types: ['gossip'] } }, 'filters.types'],
     ['a malformed date', { query: 'x', filters: { created_after: 'yesterday' } }, 'filters.created_after'],
-    ['nested metadata', { query: 'x', filters: { metadata: { a: { b: 1 } } } }, 'filters.metadata'],
     [
       'an empty time range',
       {
@@ -322,11 +291,38 @@ describe('filters and limits', () => {
       },
       'filters.created_before',
     ],
-  ])('rejects %s with INVALID_INPUT naming the field', async (_name, body, field) => {
-    const reply = await call('/v1/memories/search', body)
+  ]
+  it.each(invalid)('rejects %s with INVALID_INPUT naming the field', async (_name, body, field) => {
+    const refused = await refusal(client.memories.search(body))
+    expect(refused).toMatchObject({ status: 400, code: 'INVALID_INPUT' })
+    const fields = (refused.details as { fields: Record<string, string> }).fields
+    expect(
+      Object.keys(fields).some((name) => name.startsWith(field)),
+      JSON.stringify(fields),
+    ).toBe(true)
+  })
+
+  /** Bodies the typed client cannot send: a field missing, unknown or of the wrong type. */
+  const malformed: [string, Record<string, unknown>, string][] = [
+    ['no query', { user_id: 'u' }, 'query'],
+    ['an unknown mode', { query: 'x', mode: 'exhaustive' }, 'mode'],
+    ['an unknown field', { query: 'x', sort: 'date' }, 'sort'],
+    ['an unknown type', { query: 'x', filters: { types: ['gossip'] } }, 'filters.types'],
+    ['nested metadata', { query: 'x', filters: { metadata: { a: { b: 1 } } } }, 'filters.metadata'],
+  ]
+  it.each(malformed)('rejects %s with INVALID_INPUT naming the field', async (_name, body, field) => {
+    const reply = await request<ErrorBody>(
+      harness.gateway.addresses.http ?? '',
+      'POST',
+      '/v1/memories/search',
+      {
+        apiKey: instance.api_key.key,
+        json: body,
+      },
+    )
     expect(reply.status, reply.text).toBe(400)
-    expect(reply.body.code).toBe('INVALID_INPUT')
-    const fields = (reply.body.details as { fields: Record<string, string> }).fields
+    expect(reply.body?.code).toBe('INVALID_INPUT')
+    const fields = (reply.body?.details as { fields: Record<string, string> }).fields
     expect(
       Object.keys(fields).some((name) => name.startsWith(field)),
       JSON.stringify(fields),

@@ -12,43 +12,33 @@ import {
 } from '@memory-service/engines'
 import { MEMORIES_ALIAS } from '@memory-service/domain'
 import { type Memory } from '@memory-service/contracts'
+import { type MemoryClient } from '@memory-service/client'
 import type { Client } from '@elastic/elasticsearch'
 import { runReplay } from '@memory-service/cli'
+import { createTestClient, statusOf } from '../support/http.js'
 import { eventually, startGatewayWithInstance, uniqueName } from '../support/testEngines.js'
 
 let harness: Awaited<ReturnType<typeof startGatewayWithInstance>>
+let client: MemoryClient
 let graph: Neo4jStore
 let elasticsearch: Client
 const userId = uniqueName('replay-user')
 let memoryIds: string[] = []
 
-async function call(method: string, path: string, body?: unknown) {
-  const response = await fetch(`${harness.gateway.addresses.http ?? ''}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${harness.instance.api_key.key}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  })
-  const text = await response.text()
-  return { status: response.status, text, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} }
-}
-
 async function remember(document: string): Promise<string[]> {
-  const created = await call('POST', '/v1/memories', {
+  const created = await client.memories.ingest({
     document,
     document_type: 'ai-chat-conversation',
     mode: 'long-range',
     document_created_at: '2024-06-01T09:00:00.000Z',
     user_id: userId,
   })
-  expect(created.status, created.text).toBe(201)
   const job = await eventually(async () => {
-    const reply = await call('GET', `/v1/memories/${String(created.body.ingestion_id)}/status`)
-    return reply.body.status === 'completed' ? reply.body : undefined
+    const status = await client.memories.status(created.ingestion_id)
+    return status.status === 'completed' ? status : undefined
   }, 60_000)
-  return job.memory_ids as string[]
+  expect(job.memory_ids).toBeDefined()
+  return job.memory_ids ?? []
 }
 
 const activeGeneration = `MATCH (state:ProjectionState {projection: 'graph'}) WITH state.generation AS generation`
@@ -83,24 +73,19 @@ async function graphOf(ids: string[]) {
   }))
 }
 
+/** Each memory as served, or the status of the refusal (404 once it is gone). */
 async function memoriesOf(ids: string[]): Promise<(Memory | number)[]> {
-  return Promise.all(
-    ids.map(async (id) => {
-      const reply = await call('GET', `/v1/memories/${id}`)
-      return reply.status === 200 ? (reply.body as unknown as Memory) : reply.status
-    }),
-  )
+  return Promise.all(ids.map((id) => client.memories.get(id).catch((error: unknown) => statusOf(error))))
 }
 
 const queries = ['Where did Priya move?', 'Who does Priya work with?', 'tomato seedlings']
 
 async function searchesOf(): Promise<string[][]> {
   const answers: string[][] = []
-  for (const mode of ['accurate', 'fast'])
+  for (const mode of ['accurate', 'fast'] as const)
     for (const query of queries) {
-      const reply = await call('POST', '/v1/memories/search', { query, user_id: userId, mode, limit: 5 })
-      expect(reply.status, reply.text).toBe(200)
-      answers.push((reply.body.results as Memory[]).map((memory) => memory.id))
+      const reply = await client.memories.search({ query, user_id: userId, mode, limit: 5 })
+      answers.push(reply.results.map((memory) => memory.id))
     }
   return answers
 }
@@ -121,6 +106,10 @@ async function indicesBehindAlias(): Promise<string[]> {
 
 beforeAll(async () => {
   harness = await startGatewayWithInstance('replay', { withWorkers: true })
+  client = createTestClient({
+    baseUrl: harness.gateway.addresses.http ?? '',
+    apiKey: harness.instance.api_key.key,
+  })
   graph = createNeo4jStore(createNeo4jDriver(harness.config.neo4j), harness.config.neo4j.database)
   elasticsearch = createElasticsearchClient(harness.config.elasticsearch)
   for (const document of [
@@ -198,11 +187,10 @@ describe('replay', () => {
             `Priya: On day ${String(index + 1)} of the rebuild I baked ${String(index + 2)} loaves of rye bread.`,
           )),
         )
-      const patched = await call('PATCH', `/v1/memories/${patchedId ?? ''}`, {
+      await client.memories.update(patchedId ?? '', {
         content: 'Priya moved to Lisbon in March 2024.',
         merge_strategy: 'replace',
       })
-      expect(patched.status, patched.text).toBe(200)
     })()
     const [reports] = await Promise.all([rebuild, writes])
     expect(reports.map((report) => report.projection)).toEqual(['vector', 'graph'])
@@ -219,12 +207,12 @@ describe('replay', () => {
     expect(projected.find((row) => row.id === patchedId)?.content).toBe(
       'Priya moved to Lisbon in March 2024.',
     )
-    const bread = await call('POST', '/v1/memories/search', {
+    const bread = await client.memories.search({
       query: 'rye bread loaves',
       user_id: userId,
       limit: 10,
     })
-    const found = new Set((bread.body.results as Memory[]).map((memory) => memory.id))
+    const found = new Set(bread.results.map((memory) => memory.id))
     for (const id of written) expect(found).toContain(id)
     memoryIds = all
   })
