@@ -8,11 +8,15 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 describe('generated contract types', () => {
   it('and the OpenAPI document match schemas/, proto/ and the route schemas (run `npm run gen` after changing one)', () => {
     const run = () =>
-      execFileSync(resolve(root, 'node_modules/.bin/tsx'), ['--conditions=memory-service-source', 'infra/codegen/main.ts', '--check'], {
-        cwd: root,
-        encoding: 'utf8',
-        stdio: 'pipe',
-      })
+      execFileSync(
+        resolve(root, 'node_modules/.bin/tsx'),
+        ['--conditions=memory-service-source', 'infra/codegen/main.ts', '--check'],
+        {
+          cwd: root,
+          encoding: 'utf8',
+          stdio: 'pipe',
+        },
+      )
     expect(run).not.toThrow()
   })
 })

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { basename, dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { compile, type JSONSchema } from 'json-schema-to-typescript'
+import { format, resolveConfig } from 'prettier'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const schemasDir = join(root, 'schemas')
@@ -76,24 +77,15 @@ function readTree(dir: string): Map<string, string> {
 
 /** The OpenAPI document as the gateway builds it from its route schemas (no engine is contacted). */
 async function generateOpenApi(): Promise<string> {
-  const { buildApp } = await import('@memory-service/gateway')
-  const { createLogger } = await import('@memory-service/engines')
-  const { emptyControlState } = await import('@memory-service/domain')
-  const app = buildApp({
-    logger: createLogger({ level: 'silent', name: 'codegen' }),
-    checkReadiness: () => Promise.resolve({ status: 'ready', checks: [] }),
-    control: { state: emptyControlState() },
-    // Routes are registered only when their dependencies are given; the document needs every route, and
-    // building it calls none of them.
-    tenancy: {} as never,
-    events: {} as never,
-    documents: {} as never,
-    jobs: {} as never,
-  })
+  const { buildApp, unwiredDependencies } = await import('@memory-service/gateway')
+  // The whole app, every route registered as in production; building the document calls no dependency, so each is
+  // a stand-in that would throw if it were.
+  const app = buildApp(unwiredDependencies())
   await app.ready()
-  const document = `${JSON.stringify(app.swagger(), null, 2)}\n`
+  const document = JSON.stringify(app.swagger(), null, 2)
   await app.close()
-  return document
+  // Formatted as the repository formats JSON, so `prettier --check` and `gen --check` agree on the committed file.
+  return format(document, { ...(await resolveConfig(openApiFile)), filepath: openApiFile })
 }
 
 async function generate(outDir: string): Promise<string> {

@@ -305,6 +305,24 @@ export const errorDescriptions: Record<ErrorCode, ErrorDescription> = {
     },
     see: [documents, { title: 'Decisions', href: 'decisions.md' }],
   },
+  METHOD_NOT_ALLOWED: {
+    here: {
+      when:
+        'a path that exists, with a method it does not have (our addition); the `Allow` header lists the methods ' +
+        'it has',
+      details: '`method`, `path`, `allowed` (the methods, as in `Allow`)',
+    },
+    see: [{ title: 'Decisions', href: 'decisions.md' }],
+  },
+  URI_TOO_LONG: {
+    here: {
+      when:
+        'a path segment in a parameter position longer than 200 characters (our addition; no identifier is ' +
+        'longer), refused before any route runs',
+      details: '`max_length`',
+    },
+    see: [{ title: 'Decisions', href: 'decisions.md' }],
+  },
   INSTANCE_NOT_FOUND: {
     spec: { condition: 'instance does not exist or is not accessible', details: 'instance_id' },
     here: { when: 'the instance does not exist or belongs to another client', details: '`instance_id`' },

@@ -1,11 +1,11 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import { Ajv } from 'ajv'
 import addFormats from 'ajv-formats'
 import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { AppError, type ControlState } from '@memory-service/domain'
+import { type ControlState } from '@memory-service/domain'
 import { type Logger } from '@memory-service/engines'
 import { type Readiness } from '@memory-service/contracts'
 import { contractSchemaPath } from '@memory-service/contracts/files'
@@ -13,7 +13,10 @@ import { type TenancyCommands, type Conversations, type UserErasure } from '@mem
 import { type EventRecorder } from '@memory-service/log'
 import { type AnalyticsReports } from '@memory-service/read-models'
 import { CORRELATION_ID_RESPONSE_HEADER, correlationIdFrom } from './http/correlationId.js'
-import { handleError } from './http/errorHandler.js'
+import { handleClientError, handleError, handleFrameworkError } from './http/errorHandler.js'
+import { maxPathParamLength } from './http/limits.js'
+import { notFoundHandler } from './http/notFound.js'
+import { documentResponses } from './http/openApiResponses.js'
 import { registerFrontDoor } from './http/frontDoor.js'
 import { createRateLimiter, type RateLimiter } from './http/rateLimiter.js'
 import { registerEventRoutes } from './routes/eventRoutes.js'
@@ -35,29 +38,62 @@ function restSchemas(): { $id: string }[] {
     .map((file) => JSON.parse(readFileSync(join(restSchemasDir, file), 'utf8')) as { $id: string })
 }
 
-export interface AppDependencies extends MemoryRouteDependencies {
-  logger: Logger
+/** What the routes call. Each is required: every route is always registered, so none can silently go missing. */
+export interface RouteDependencies extends MemoryRouteDependencies {
   /** Checks every engine with a real client call. */
   checkReadiness(): Promise<Readiness>
-  /** Largest accepted request body in bytes. */
-  bodyLimit?: number
   /** The control-plane read model: instances and keys. */
   control: { state: ControlState }
-  /** Instance and key changes; without it the write routes are not registered. */
-  tenancy?: TenancyCommands
+  /** Instance and key changes. */
+  tenancy: TenancyCommands
+  /** Conversation event recording. */
+  events: EventRecorder
+  /** Usage analytics reports. */
+  analytics: AnalyticsReports
+  /** Configuration versions and their usage. */
+  configs: ConfigRouteDependencies['configs']
+  /** Transcripts, context fetch and compaction. */
+  conversations: Conversations
+  /** Erasing a user's data. */
+  erasure: UserErasure
+}
+
+export interface AppDependencies extends RouteDependencies {
+  logger: Logger
+  /** Largest accepted request body in bytes. */
+  bodyLimit?: number
+  /** Per-key token buckets; by default one of this process alone. */
   rateLimiter?: RateLimiter
-  /** Conversation event recording; without it the event routes are not registered. */
-  events?: EventRecorder
-  /** Usage analytics reports; without them the analytics routes are not registered. */
-  analytics?: AnalyticsReports
-  /** Configuration versions and their usage; without them the configuration routes are not registered. */
-  configs?: ConfigRouteDependencies['configs']
-  /** Transcripts, context fetch and compaction; without them the conversation routes are not registered. */
-  conversations?: Conversations
-  /** Erasing a user's data; without it the route is not registered. */
-  erasure?: UserErasure
-  /** Appends usage events (api_call, memory_get) without holding answers back. */
+  /** Appends usage events (api_call, memory_get) without holding answers back; without it none are recorded. */
   recordUsage?: RecordUsage
+}
+
+/** Every dependency buildApp needs (the compiler keeps this list whole); JavaScript callers and casts get no help. */
+const requiredDependencies: Record<keyof RouteDependencies | 'logger', true> = {
+  logger: true,
+  checkReadiness: true,
+  control: true,
+  tenancy: true,
+  events: true,
+  documents: true,
+  jobs: true,
+  memories: true,
+  search: true,
+  analytics: true,
+  configs: true,
+  conversations: true,
+  erasure: true,
+}
+
+/** @throws Error naming every missing dependency: a route that cannot be served is a start-up error, not a 404. */
+function requireEveryDependency(deps: AppDependencies): void {
+  const given = deps as unknown as Partial<Record<string, unknown>>
+  const missing = Object.keys(requiredDependencies).filter((name) => given[name] == null)
+  if (missing.length > 0) {
+    throw new Error(
+      `buildApp: missing dependencies: ${missing.join(', ')}. Every route is always registered; tests pass unwiredDependencies({ ... }).`,
+    )
+  }
 }
 
 const openApiOptions: FastifyDynamicSwaggerOptions = {
@@ -74,23 +110,6 @@ const openApiOptions: FastifyDynamicSwaggerOptions = {
     buildLocalReference: (json, _baseUri, _fragment, index) =>
       typeof json.$id === 'string' ? json.$id.replace('.schema.json', '') : `def-${index}`,
   },
-}
-
-const errorBody = { $ref: 'ErrorBody.schema.json#' }
-
-/** Every protected route can answer with these errors; the OpenAPI document says so. */
-function documentErrorResponses(route: RouteOptions): void {
-  if (route.config?.permission === undefined || !route.schema) return
-  route.schema.response = {
-    400: { ...errorBody, description: 'INVALID_INPUT' },
-    401: { ...errorBody, description: 'UNAUTHORIZED or CREDENTIAL_INVALID' },
-    403: { ...errorBody, description: 'FORBIDDEN' },
-    404: { ...errorBody, description: 'INSTANCE_NOT_FOUND and other missing resources' },
-    429: { ...errorBody, description: 'RATE_LIMITED' },
-    500: { ...errorBody, description: 'INTERNAL_ERROR' },
-    503: { ...errorBody, description: 'SERVICE_UNAVAILABLE' },
-    ...(route.schema.response as Record<string, unknown> | undefined),
-  }
 }
 
 /**
@@ -115,11 +134,18 @@ function createValidators(schemas: { $id: string }[]) {
 
 /** Builds the REST gateway without listening, so tests drive it with `app.inject`. */
 export function buildApp(deps: AppDependencies): FastifyInstance {
+  requireEveryDependency(deps)
   const loggerInstance: FastifyBaseLogger = deps.logger
   const app = Fastify({
     loggerInstance,
     genReqId: (request) => correlationIdFrom(request.headers['x-correlation-id']),
     bodyLimit: deps.bodyLimit ?? 5 * 1024 * 1024,
+    routerOptions: { maxParamLength: maxPathParamLength },
+    // What the router rejects before any route or hook runs (a bad percent-encoding, an over-long path parameter)
+    // gets the spec's body too.
+    frameworkErrors: handleFrameworkError,
+    // And what Node's HTTP parser rejects before there is a request at all.
+    clientErrorHandler: handleClientError,
   })
 
   app.addHook('onRequest', async (request, reply) => {
@@ -133,18 +159,13 @@ export function buildApp(deps: AppDependencies): FastifyInstance {
     (httpPart === 'body' ? validators.body : validators.request).compile(schema),
   )
   app.setErrorHandler(handleError)
-  app.setNotFoundHandler(async (request) => {
-    throw new AppError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0] ?? ''}`, {
-      method: request.method,
-      path: request.url.split('?')[0],
-    })
-  })
+  app.setNotFoundHandler(notFoundHandler(app))
 
   // The OpenAPI document is built from the route schemas; the routes are registered after it so it sees them all.
   void app.register(swagger, openApiOptions)
   void app.register(swaggerUi, { routePrefix: '/docs' })
   void app.register(async (routes) => {
-    routes.addHook('onRoute', documentErrorResponses)
+    routes.addHook('onRoute', documentResponses)
     if (deps.recordUsage) recordApiUsage(routes, deps.recordUsage)
     registerFrontDoor(routes, { control: deps.control, rateLimiter: deps.rateLimiter ?? createRateLimiter() })
 

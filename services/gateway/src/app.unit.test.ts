@@ -1,11 +1,12 @@
 import { contractSchemaPath } from '@memory-service/contracts/files'
 import { readFileSync } from 'node:fs'
+import { connect } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { FastifyInstance } from 'fastify'
-import { AppError, emptyControlState } from '@memory-service/domain'
-import { createLogger } from '@memory-service/engines'
+import type { FastifyInstance, InjectOptions } from 'fastify'
+import { AppError, errorCatalog } from '@memory-service/domain'
 import { type Readiness } from '@memory-service/contracts'
 import { buildApp } from './app.js'
+import { unwiredDependencies } from './testing/unwiredDependencies.js'
 
 const allUp: Readiness = {
   status: 'ready',
@@ -26,13 +27,24 @@ afterEach(async () => {
 })
 
 function build(readiness: Readiness = allUp): FastifyInstance {
-  app = buildApp({
-    logger: createLogger({ level: 'silent', name: 'test' }),
-    checkReadiness: async () => readiness,
-    control: { state: emptyControlState() },
-  })
+  app = buildApp(unwiredDependencies({ checkReadiness: async () => readiness }))
   return app
 }
+
+describe('dependencies', () => {
+  it('refuses to build without a dependency a route needs, naming each missing one', () => {
+    const { analytics, erasure, ...rest } = unwiredDependencies()
+    expect(analytics).toBeDefined()
+    expect(erasure).toBeDefined()
+    // What a JavaScript caller (or a cast) could pass: a route that cannot be served is a start-up error.
+    expect(() => buildApp(rest as Parameters<typeof buildApp>[0])).toThrow(
+      /missing dependencies: analytics, erasure\b/,
+    )
+    expect(() => buildApp({ ...unwiredDependencies(), search: undefined } as never)).toThrow(
+      /missing dependencies: search\b/,
+    )
+  })
+})
 
 describe('health routes', () => {
   it('answers liveness without touching any engine', async () => {
@@ -75,25 +87,93 @@ describe('health routes', () => {
   })
 })
 
+const httpMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const
+
+interface OpenApiResponse {
+  description: string
+  headers?: Record<string, { schema: { type: string } }>
+}
+interface OpenApiOperation {
+  security?: unknown[]
+  responses: Record<string, OpenApiResponse>
+}
+type OpenApiPaths = Record<string, Partial<Record<(typeof httpMethods)[number], OpenApiOperation>>>
+
+function operationsOf(paths: OpenApiPaths): { name: string; operation: OpenApiOperation }[] {
+  return Object.entries(paths).flatMap(([path, item]) =>
+    httpMethods.flatMap((method) => {
+      const operation = item[method]
+      return operation ? [{ name: `${method.toUpperCase()} ${path}`, operation }] : []
+    }),
+  )
+}
+
 describe('API reference', () => {
-  it('serves the committed OpenAPI document and a rendered reference page', async () => {
-    app = buildApp({
-      logger: createLogger({ level: 'silent', name: 'test' }),
-      checkReadiness: async () => allUp,
-      control: { state: emptyControlState() },
-      // Every route registered, as for `npm run gen`; no handler runs here.
-      tenancy: {} as never,
-      events: {} as never,
-      documents: {} as never,
-      jobs: {} as never,
+  it('serves the committed OpenAPI document, with an operation for every route, and a rendered page', async () => {
+    // The whole app, as `npm run gen` builds it: a route that went missing would be missing from both documents.
+    app = buildApp(unwiredDependencies())
+    const registered: string[] = []
+    app.addHook('onRoute', (route) => {
+      const methods = Array.isArray(route.method) ? route.method : [route.method]
+      // HEAD is answered for every GET route without a document entry of its own; hidden routes are /openapi.json
+      // and the pages under /docs.
+      if (route.schema?.hide === true) return
+      for (const method of methods.filter((name) => name !== 'HEAD')) {
+        registered.push(`${method} ${route.url.replaceAll(/:(\w+)/g, '{$1}')}`)
+      }
     })
     const document = await app.inject({ method: 'GET', url: '/openapi.json' })
     expect(document.statusCode).toBe(200)
-    const committed: unknown = JSON.parse(readFileSync(contractSchemaPath('openapi.json'), 'utf8'))
+    const committed = JSON.parse(readFileSync(contractSchemaPath('openapi.json'), 'utf8')) as {
+      paths: OpenApiPaths
+    }
     expect(document.json()).toEqual(committed)
+    const documented = operationsOf(committed.paths).map(({ name }) => name)
+    expect(documented.length).toBe(registered.length)
+    expect(documented.sort()).toEqual(registered.sort())
     const page = await app.inject({ method: 'GET', url: '/docs/' })
     expect(page.statusCode).toBe(200)
     expect(page.headers['content-type']).toMatch(/text\/html/)
+  })
+
+  it('documents the headers of every response and the conflicts of the routes that have them', () => {
+    const committed = JSON.parse(readFileSync(contractSchemaPath('openapi.json'), 'utf8')) as {
+      paths: OpenApiPaths
+    }
+    const operations = operationsOf(committed.paths)
+    for (const { name, operation } of operations) {
+      const isProtected = operation.security === undefined
+      for (const [status, response] of Object.entries(operation.responses)) {
+        const headers = Object.keys(response.headers ?? {})
+        expect(headers, `${name} ${status}`).toContain('X-Correlation-Id')
+        if (isProtected && !['401', '405', '414'].includes(status)) {
+          expect(headers, `${name} ${status}`).toEqual(
+            expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']),
+          )
+        }
+        if (isProtected && status === '429') expect(headers, name).toContain('Retry-After')
+        if (status === '405') expect(headers, name).toContain('Allow')
+      }
+      const statuses = Object.keys(operation.responses)
+      expect(statuses, name).toContain('405')
+      if (name.includes('{')) expect(statuses, name).toContain('414')
+      if (isProtected) expect(statuses, name).toContain('429')
+    }
+    const conflicts = Object.fromEntries(
+      operations
+        .filter(({ operation }) => operation.responses['409'] !== undefined)
+        .map(({ name, operation }) => [name, operation.responses['409']?.description.match(/[A-Z_]{6,}/g)]),
+    )
+    expect(conflicts).toEqual({
+      'POST /v1/memories': ['DOCUMENT_ALREADY_INGESTED'],
+      'POST /instances/{id}/memory-architecture/versions/{config_id}/review': ['CONFIG_CONFLICT'],
+      'POST /instances/{id}/memory-architecture/versions/{config_id}/apply': [
+        'CONFIG_ALREADY_ACTIVE',
+        'CONFIG_CONFLICT',
+      ],
+      'POST /v1/conversations/{conversation_id}/transcript': ['TRANSCRIPT_CONFLICT'],
+      'POST /v1/conversations/{conversation_id}/compact': ['COMPACTION_IN_PROGRESS'],
+    })
   })
 })
 
@@ -199,12 +279,7 @@ describe('error bodies', () => {
   })
 
   it('answers a body over the size limit with 400 INVALID_INPUT', async () => {
-    app = buildApp({
-      logger: createLogger({ level: 'silent', name: 'test' }),
-      checkReadiness: async () => allUp,
-      control: { state: emptyControlState() },
-      bodyLimit: 64,
-    })
+    app = buildApp(unwiredDependencies({ bodyLimit: 64 }))
     app.post('/probe', async () => ({ ok: true }))
     const response = await app.inject({
       method: 'POST',
@@ -264,5 +339,193 @@ describe('error bodies', () => {
       details: { correlation_id: response.headers['x-correlation-id'] },
     })
     expect(response.body).not.toContain('hunter2')
+  })
+})
+
+describe('methods a path does not have', () => {
+  it('answers 405 METHOD_NOT_ALLOWED with Allow listing the methods the path has', async () => {
+    const server = build()
+    const response = await server.inject({ method: 'PUT', url: '/v1/memories/mem_0123?x=1' })
+    expect(response.statusCode).toBe(405)
+    expect(response.headers.allow).toBe('GET, HEAD, PATCH, DELETE')
+    expect(response.json()).toEqual({
+      error: 'PUT is not allowed on /v1/memories/mem_0123',
+      code: 'METHOD_NOT_ALLOWED',
+      details: { method: 'PUT', path: '/v1/memories/mem_0123', allowed: ['GET', 'HEAD', 'PATCH', 'DELETE'] },
+    })
+    const postOnly = await server.inject({ method: 'GET', url: '/v1/events/batch' })
+    expect(postOnly.statusCode).toBe(405)
+    expect(postOnly.headers.allow).toBe('POST')
+  })
+
+  it('still answers a path no route has with 404 NOT_FOUND, whatever the method', async () => {
+    const response = await build().inject({ method: 'PUT', url: '/v1/nothing' })
+    expect(response.statusCode).toBe(404)
+    expect(response.headers.allow).toBeUndefined()
+    expect(response.json()).toMatchObject({ code: 'NOT_FOUND' })
+  })
+})
+
+describe('errors raised by fastify itself', () => {
+  /** Each answer fastify or its router gives on its own, before or around the handlers. */
+  const cases: { name: string; request: InjectOptions; code: string }[] = [
+    { name: 'an unknown path', request: { method: 'GET', url: '/v1/nothing' }, code: 'NOT_FOUND' },
+    {
+      name: 'malformed JSON',
+      request: {
+        method: 'POST',
+        url: '/probe',
+        headers: { 'content-type': 'application/json' },
+        payload: '{"document": ',
+      },
+      code: 'INVALID_INPUT',
+    },
+    {
+      name: 'an empty JSON body',
+      request: {
+        method: 'POST',
+        url: '/probe',
+        headers: { 'content-type': 'application/json' },
+        payload: '',
+      },
+      code: 'INVALID_INPUT',
+    },
+    {
+      name: 'a prototype-poisoning JSON body',
+      request: {
+        method: 'POST',
+        url: '/probe',
+        headers: { 'content-type': 'application/json' },
+        payload: '{"__proto__": {"admin": true}}',
+      },
+      code: 'INVALID_INPUT',
+    },
+    {
+      name: 'an unsupported media type (FST_ERR_CTP_INVALID_MEDIA_TYPE)',
+      request: {
+        method: 'POST',
+        url: '/probe',
+        headers: { 'content-type': 'application/xml' },
+        payload: '<x/>',
+      },
+      code: 'INVALID_INPUT',
+    },
+    {
+      name: 'a body over the route limit (FST_ERR_CTP_BODY_TOO_LARGE)',
+      request: { method: 'POST', url: '/probe', payload: { document: 'x'.repeat(200) } },
+      code: 'INVALID_INPUT',
+    },
+    {
+      name: 'a schema violation (FST_ERR_VALIDATION)',
+      request: { method: 'POST', url: '/probe/validated', payload: { mode: 'slow' } },
+      code: 'INVALID_INPUT',
+    },
+    {
+      name: 'a URL that does not decode (FST_ERR_BAD_URL)',
+      request: { method: 'GET', url: '/v1/memories/%zz' },
+      code: 'INVALID_INPUT',
+    },
+    {
+      name: 'a path parameter over the length limit (FST_ERR_MAX_PARAM_LENGTH)',
+      request: { method: 'GET', url: `/v1/memories/${'m'.repeat(401)}` },
+      code: 'URI_TOO_LONG',
+    },
+    {
+      name: 'a known path with a method it does not have',
+      request: { method: 'PUT', url: '/v1/memories' },
+      code: 'METHOD_NOT_ALLOWED',
+    },
+    {
+      name: 'a protected route without a key',
+      request: { method: 'GET', url: '/dashboard/instances' },
+      code: 'UNAUTHORIZED',
+    },
+  ]
+
+  it.each(cases)('answers $name with exactly {error, code, details} and a catalog code', async (case_) => {
+    const server = build()
+    server.post('/probe', { bodyLimit: 64 }, async () => ({ ok: true }))
+    server.post(
+      '/probe/validated',
+      {
+        schema: {
+          body: { type: 'object', properties: { mode: { enum: ['fast', 'long-range'] } } },
+        },
+      },
+      async () => ({ ok: true }),
+    )
+    const response = await server.inject(case_.request)
+    const body = response.json<Record<string, unknown>>()
+    expect(Object.keys(body).sort()).toEqual(['code', 'details', 'error'])
+    expect(body.code).toBe(case_.code)
+    expect(Object.keys(errorCatalog)).toContain(body.code)
+    expect(response.statusCode).toBe(errorCatalog[case_.code as keyof typeof errorCatalog].httpStatus)
+    expect(typeof body.error).toBe('string')
+    expect(body.details).toEqual(expect.any(Object))
+    expect(response.headers['x-correlation-id']).toMatch(/^[0-9a-f-]{36}$/)
+    expect(response.headers['content-type']).toMatch(/^application\/json/)
+  })
+
+  it('answers a path parameter over 400 code units with 414 URI_TOO_LONG before any route runs', async () => {
+    const response = await build().inject({
+      method: 'POST',
+      url: `/v1/conversations/${'c'.repeat(401)}/compact`,
+      payload: {},
+    })
+    expect(response.statusCode).toBe(414)
+    expect(response.json()).toEqual({
+      error: 'A path parameter is longer than 400 UTF-16 code units',
+      code: 'URI_TOO_LONG',
+      details: { max_length: 400 },
+    })
+    expect(response.headers['x-correlation-id']).toMatch(/^[0-9a-f-]{36}$/)
+  })
+
+  it('accepts a path parameter up to the limit: an identifier of 200 emoji reaches its route', async () => {
+    const response = await build().inject({
+      method: 'POST',
+      url: `/v1/conversations/${encodeURIComponent('🧵'.repeat(200))}/compact`,
+      payload: {},
+    })
+    // The route ran its front door (no key), where a longer parameter would have been refused before routing.
+    expect(response.statusCode).toBe(401)
+    expect(response.json()).toMatchObject({ code: 'UNAUTHORIZED' })
+  })
+})
+
+/** Writes raw bytes to the server and reads its whole answer (it closes the connection after a parser error). */
+async function rawExchange(address: string, bytes: string): Promise<{ head: string[]; body: unknown }> {
+  const { hostname, port } = new URL(address)
+  const answer = await new Promise<string>((resolve) => {
+    let received = ''
+    const socket = connect(Number(port), hostname, () => socket.write(bytes))
+    socket.setEncoding('utf8')
+    socket.on('data', (chunk: string) => (received += chunk))
+    // The server destroys the socket once it has answered; a reset after the answer is expected.
+    socket.on('error', () => undefined)
+    socket.on('close', () => resolve(received))
+  })
+  const [head = '', body = ''] = answer.split('\r\n\r\n')
+  return { head: head.split('\r\n'), body: JSON.parse(body) }
+}
+
+describe('requests the HTTP parser rejects', () => {
+  it.each([
+    { name: 'not HTTP', bytes: 'HELLO\r\n\r\n', field: 'request' },
+    {
+      name: 'headers over the size limit',
+      bytes: `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      field: 'headers',
+    },
+  ])('answers $name with 400 INVALID_INPUT in the spec body', async ({ bytes, field }) => {
+    const address = await build().listen({ host: '127.0.0.1', port: 0 })
+    const { head, body } = await rawExchange(address, bytes)
+    expect(head[0]).toBe('HTTP/1.1 400 Bad Request')
+    expect(head).toContainEqual(expect.stringMatching(/^X-Correlation-Id: [0-9a-f-]{36}$/))
+    expect(body).toEqual({
+      error: 'The request could not be read',
+      code: 'INVALID_INPUT',
+      details: { fields: { [field]: expect.any(String) } },
+    })
   })
 })

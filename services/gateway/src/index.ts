@@ -1,4 +1,5 @@
 export { startGatewayService, type RunningGatewayService } from './main.js'
-export { buildApp, type AppDependencies } from './app.js'
+export { buildApp, type AppDependencies, type RouteDependencies } from './app.js'
+export { unwiredDependencies } from './testing/unwiredDependencies.js'
 export { startGateway, type RunningGateway, type GatewayDependencies } from './startGateway.js'
 export type { AnticipationStats } from './grpc/anticipationScheduler.js'

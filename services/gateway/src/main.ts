@@ -184,6 +184,7 @@ export async function startGatewayService(
       analytics: createAnalyticsReports(
         createAnalyticsStore(engines.clickhouse),
         parseTokenPrices(config.analytics.tokenPrices),
+        memoryStore,
       ),
       conversations: createConversations({
         store: conversationStore,

@@ -30,11 +30,11 @@ export interface GatewayDependencies {
   documents: DocumentIngestor
   jobs: ElasticsearchStore<IngestionJob>
   memories: { store: MemoryStore; editor: MemoryEditor }
-  search?: AppDependencies['search']
-  analytics?: AppDependencies['analytics']
-  configs?: AppDependencies['configs']
-  conversations?: AppDependencies['conversations']
-  erasure?: AppDependencies['erasure']
+  search: AppDependencies['search']
+  analytics: AppDependencies['analytics']
+  configs: AppDependencies['configs']
+  conversations: AppDependencies['conversations']
+  erasure: AppDependencies['erasure']
   /** Pushed context after user turns, on event streams that subscribed. */
   anticipation?: EventStreamDependencies['anticipation']
   recordUsage?: AppDependencies['recordUsage']
@@ -72,11 +72,11 @@ export async function startGateway(
     documents: deps.documents,
     jobs: deps.jobs,
     memories: deps.memories,
-    ...(deps.search ? { search: deps.search } : {}),
-    ...(deps.analytics ? { analytics: deps.analytics } : {}),
-    ...(deps.configs ? { configs: deps.configs } : {}),
-    ...(deps.conversations ? { conversations: deps.conversations } : {}),
-    ...(deps.erasure ? { erasure: deps.erasure } : {}),
+    search: deps.search,
+    analytics: deps.analytics,
+    configs: deps.configs,
+    conversations: deps.conversations,
+    erasure: deps.erasure,
     ...(deps.recordUsage ? { recordUsage: deps.recordUsage } : {}),
     rateLimiter,
   })

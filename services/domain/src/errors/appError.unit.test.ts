@@ -7,7 +7,12 @@ describe('error catalog', () => {
     const specStatuses: Record<
       Exclude<
         ErrorCode,
-        'NOT_FOUND' | 'DOCUMENT_ALREADY_INGESTED' | 'TRANSCRIPT_CONFLICT' | 'COMPACTION_IN_PROGRESS'
+        | 'NOT_FOUND'
+        | 'METHOD_NOT_ALLOWED'
+        | 'URI_TOO_LONG'
+        | 'DOCUMENT_ALREADY_INGESTED'
+        | 'TRANSCRIPT_CONFLICT'
+        | 'COMPACTION_IN_PROGRESS'
       >,
       number
     > = {
@@ -28,8 +33,11 @@ describe('error catalog', () => {
     for (const [code, status] of Object.entries(specStatuses)) {
       expect(errorCatalog[code as ErrorCode].httpStatus, code).toBe(status)
     }
-    // Our additions: an unknown route, and codes for the 409 cases the spec describes without naming a code.
+    // Our additions: an unknown route, a known path with another method, an over-long path parameter, and codes
+    // for the 409 cases the spec describes without naming a code.
     expect(errorCatalog.NOT_FOUND.httpStatus).toBe(404)
+    expect(errorCatalog.METHOD_NOT_ALLOWED.httpStatus).toBe(405)
+    expect(errorCatalog.URI_TOO_LONG.httpStatus).toBe(414)
     expect(errorCatalog.DOCUMENT_ALREADY_INGESTED.httpStatus).toBe(409)
     expect(errorCatalog.TRANSCRIPT_CONFLICT.httpStatus).toBe(409)
     expect(errorCatalog.COMPACTION_IN_PROGRESS.httpStatus).toBe(409)

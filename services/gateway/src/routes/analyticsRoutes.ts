@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { principalOf } from '../http/frontDoor.js'
-import { requireOwnInstance } from '@memory-service/domain'
+import { bucketRetentionDays, maxDataPoints, requireOwnInstance } from '@memory-service/domain'
 import {
   type AnalyticsLatencyQuery,
   type AnalyticsMetricsQuery,
@@ -9,9 +9,11 @@ import {
 } from '@memory-service/contracts'
 import { type AnalyticsReports } from '@memory-service/read-models'
 
+/** The rules of a time range that its schema cannot state (each is answered 400 INVALID_INPUT naming the field). */
+const ANALYTICS_RANGE_RULES = `end must be later than start (field end). Minute buckets reach back ${String(bucketRetentionDays.minute)} days and hour buckets ${String(bucketRetentionDays.hour)} days (field start); day buckets have no limit. At most ${maxDataPoints.toLocaleString('en-US')} buckets per request (field bucket).`
+
 /** Usage analytics of the key's own instance, read from the ClickHouse roll-ups (spec: Endpoints → Analytics). */
-export function registerAnalyticsRoutes(app: FastifyInstance, reports: AnalyticsReports | undefined): void {
-  if (!reports) return
+export function registerAnalyticsRoutes(app: FastifyInstance, reports: AnalyticsReports): void {
   const config = { permission: 'analytics:read' as const }
 
   app.get<{ Querystring: AnalyticsMetricsQuery }>(
@@ -21,6 +23,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, reports: Analytics
       schema: {
         tags: ['analytics'],
         summary: 'A usage metric per minute, hour or day bucket, optionally per group, with a summary',
+        description: ANALYTICS_RANGE_RULES,
         querystring: { $ref: 'AnalyticsMetricsQuery.schema.json#' },
         response: { 200: { $ref: 'AnalyticsMetricsResponse.schema.json#' } },
       },
@@ -39,6 +42,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, reports: Analytics
       schema: {
         tags: ['analytics'],
         summary: 'Latency (avg, p50, p95, p99, count; milliseconds) of an operation per bucket',
+        description: ANALYTICS_RANGE_RULES,
         querystring: { $ref: 'AnalyticsLatencyQuery.schema.json#' },
         response: { 200: { $ref: 'AnalyticsLatencyResponse.schema.json#' } },
       },
@@ -57,6 +61,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, reports: Analytics
       schema: {
         tags: ['analytics'],
         summary: 'LLM tokens and estimated cost per bucket, optionally per operation, model or user',
+        description: ANALYTICS_RANGE_RULES,
         querystring: { $ref: 'AnalyticsTokensQuery.schema.json#' },
         response: { 200: { $ref: 'AnalyticsTokensResponse.schema.json#' } },
       },

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { principalOf } from '../http/frontDoor.js'
+import { errorResponse } from '../http/openApiResponses.js'
 import { requireClientInstance, type ConfigFormat, type ControlState } from '@memory-service/domain'
 import { type ConfigCommands } from '@memory-service/commands'
 import { type ConfigReports } from '@memory-service/read-models'
@@ -7,7 +8,7 @@ import { type ConfigReviewRequest, type ConfigVersionsQuery } from '@memory-serv
 
 export interface ConfigRouteDependencies {
   control: { state: ControlState }
-  configs?: { commands: ConfigCommands; reports: ConfigReports }
+  configs: { commands: ConfigCommands; reports: ConfigReports }
 }
 
 const instanceParams = {
@@ -47,7 +48,6 @@ function formatOf(request: FastifyRequest): ConfigFormat {
  */
 export function registerConfigRoutes(app: FastifyInstance, deps: ConfigRouteDependencies): void {
   const configs = deps.configs
-  if (!configs) return
   const instanceOf = (request: FastifyRequest, instanceId: string) =>
     requireClientInstance(deps.control.state, principalOf(request), instanceId).instance_id
   const actorOf = (request: FastifyRequest) => {
@@ -118,7 +118,12 @@ export function registerConfigRoutes(app: FastifyInstance, deps: ConfigRouteDepe
           summary:
             'Propose a configuration version (YAML or JSON as the Content-Type says; schema MemoryArchitectureConfig); it awaits review',
           params: instanceParams,
-          response: { 201: version },
+          response: {
+            201: version,
+            400: errorResponse(
+              'CONFIG_VALIDATION_ERROR: the text does not parse or the configuration is not valid (`details.validation_errors` lists each problem); INVALID_INPUT: a bad path parameter',
+            ),
+          },
         },
       },
       async (request, reply) => {
@@ -157,7 +162,14 @@ export function registerConfigRoutes(app: FastifyInstance, deps: ConfigRouteDepe
         summary: 'Approve or reject a pending version; the key that proposed it cannot approve it',
         params: versionParams,
         body: { $ref: 'ConfigReviewRequest.schema.json#' },
-        response: { 200: version },
+        response: {
+          200: version,
+          403: errorResponse(
+            'FORBIDDEN: the key lacks configs:review, or proposed this version and tries to approve it (details.reason own_proposal)',
+          ),
+          404: errorResponse('INSTANCE_NOT_FOUND or CONFIG_NOT_FOUND'),
+          409: errorResponse('CONFIG_CONFLICT: the version is not pending review (details.current_status)'),
+        },
       },
     },
     async (request) =>
@@ -180,7 +192,13 @@ export function registerConfigRoutes(app: FastifyInstance, deps: ConfigRouteDepe
         summary:
           'Make an approved version active (the active one becomes superseded); a change of embeddings or of what is stored starts a rebuild (see rebuild)',
         params: versionParams,
-        response: { 200: version },
+        response: {
+          200: version,
+          404: errorResponse('INSTANCE_NOT_FOUND or CONFIG_NOT_FOUND'),
+          409: errorResponse(
+            'CONFIG_ALREADY_ACTIVE: the version is already active; CONFIG_CONFLICT: it is not approved (details.current_status)',
+          ),
+        },
       },
     },
     async (request) =>

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { principalOf } from '../http/frontDoor.js'
+import { errorResponse } from '../http/openApiResponses.js'
 import type {
   CompactionRequest,
   ConversationContextQuery,
@@ -7,23 +8,20 @@ import type {
 } from '@memory-service/contracts'
 import type { Conversations } from '@memory-service/commands'
 
-// Any text reaches the handler: a malformed conversation id is answered 404 CONVERSATION_NOT_FOUND, like a foreign one.
+// Any text up to the router's limit reaches the handler: a malformed conversation id is answered 404
+// CONVERSATION_NOT_FOUND, like a foreign one; a longer one 414 URI_TOO_LONG before any route runs.
 const conversationParams = {
   type: 'object',
   additionalProperties: false,
   required: ['conversation_id'],
-  properties: { conversation_id: { type: 'string', maxLength: 1000 } },
+  properties: { conversation_id: { type: 'string', maxLength: 200 } },
 } as const
 
 /**
  * Conversations as agents use them (the spec leaves these paths to the client library): a whole transcript at
  * once, the context for the next turn, and compaction of the older turns.
  */
-export function registerConversationRoutes(
-  app: FastifyInstance,
-  conversations: Conversations | undefined,
-): void {
-  if (!conversations) return
+export function registerConversationRoutes(app: FastifyInstance, conversations: Conversations): void {
   const scopeOf = (request: Parameters<typeof principalOf>[0]) => {
     const { instance } = principalOf(request)
     return { instanceId: instance.instance_id, clientId: instance.client_id }
@@ -42,6 +40,10 @@ export function registerConversationRoutes(
         response: {
           200: { $ref: 'TranscriptAccepted.schema.json#' },
           201: { $ref: 'TranscriptAccepted.schema.json#' },
+          404: errorResponse('CONVERSATION_NOT_FOUND: a malformed conversation id'),
+          409: errorResponse(
+            'TRANSCRIPT_CONFLICT: another transcript was ingested for this conversation (a transcript is immutable)',
+          ),
         },
       },
     },
@@ -83,7 +85,13 @@ export function registerConversationRoutes(
           'Summarize the older turns and hand them to memory extraction; 409 COMPACTION_IN_PROGRESS while one runs',
         params: conversationParams,
         body: { $ref: 'CompactionRequest.schema.json#' },
-        response: { 200: { $ref: 'Compaction.schema.json#' } },
+        response: {
+          200: { $ref: 'Compaction.schema.json#' },
+          404: errorResponse("CONVERSATION_NOT_FOUND: malformed, another instance's or user's, or erased"),
+          409: errorResponse(
+            'COMPACTION_IN_PROGRESS: a compaction of this conversation is running (details.compaction_id, started_at)',
+          ),
+        },
       },
     },
     async (request) =>

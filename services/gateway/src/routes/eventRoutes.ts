@@ -4,9 +4,8 @@ import type { EventRecorder } from '@memory-service/log'
 import { principalOf } from '../http/frontDoor.js'
 
 /** `POST /v1/events/batch`: conversation events of the key's own instance, acknowledged one by one. */
-export function registerEventRoutes(app: FastifyInstance, deps: { events?: EventRecorder }): void {
+export function registerEventRoutes(app: FastifyInstance, deps: { events: EventRecorder }): void {
   const recorder = deps.events
-  if (!recorder) return
   app.post<{ Body: EventBatchRequest }>(
     '/v1/events/batch',
     {

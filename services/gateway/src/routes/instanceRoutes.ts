@@ -6,7 +6,7 @@ import { type TenancyCommands } from '@memory-service/commands'
 
 export interface InstanceRouteDependencies {
   control: { state: ControlState }
-  tenancy?: TenancyCommands
+  tenancy: TenancyCommands
 }
 
 /** Dashboard instance routes: they act on the caller's client (every instance of it), never on another client's. */
@@ -54,7 +54,6 @@ export function registerInstanceRoutes(app: FastifyInstance, deps: InstanceRoute
   )
 
   const tenancy = deps.tenancy
-  if (!tenancy) return
   app.post<{ Body: CreateInstanceRequest }>(
     '/dashboard/instances',
     {
@@ -63,6 +62,8 @@ export function registerInstanceRoutes(app: FastifyInstance, deps: InstanceRoute
         tags: ['dashboard'],
         summary:
           "Create an instance for the caller's client; the response holds its first API key, shown once",
+        description:
+          'rate_limit is required for the enterprise tier and may not be given for free or pro, which have fixed limits (otherwise 400 INVALID_INPUT naming rate_limit).',
         body: { $ref: 'CreateInstanceRequest.schema.json#' },
         response: { 201: { $ref: 'CreatedInstance.schema.json#' } },
       },

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { principalOf } from '../http/frontDoor.js'
+import { errorResponse } from '../http/openApiResponses.js'
 import {
   AppError,
   invalidInput,
@@ -30,10 +31,10 @@ import { type MemoryStore, type MemorySearch, type StoredMemory } from '@memory-
 import { type OutgoingEvent } from '@memory-service/domain'
 
 export interface MemoryRouteDependencies {
-  documents?: DocumentIngestor
-  jobs?: ElasticsearchStore<IngestionJob>
-  memories?: { store: MemoryStore; editor: MemoryEditor }
-  search?: {
+  documents: DocumentIngestor
+  jobs: ElasticsearchStore<IngestionJob>
+  memories: { store: MemoryStore; editor: MemoryEditor }
+  search: {
     memories: MemorySearch
     /** The instance's retrieval settings (its active configuration): defaults and whether the graph is asked. */
     settingsOf: (instanceId: string) => { mode: 'accurate' | 'fast'; limit: number; graph: boolean }
@@ -56,10 +57,9 @@ function scopeOf(principal: Principal) {
   return { instanceId: principal.instance.instance_id, clientId: principal.instance.client_id }
 }
 
-/** Document ingestion and job status, always within the key's own instance. */
+/** Documents, ingestion jobs and memories, always within the key's own instance. */
 export function registerMemoryRoutes(app: FastifyInstance, deps: MemoryRouteDependencies): void {
   const { documents, jobs } = deps
-  if (!documents || !jobs) return
 
   app.post<{ Body: Document }>(
     '/v1/memories',
@@ -72,7 +72,7 @@ export function registerMemoryRoutes(app: FastifyInstance, deps: MemoryRouteDepe
         body: { $ref: 'Document.schema.json#' },
         response: {
           201: { $ref: 'IngestionAccepted.schema.json#' },
-          409: { $ref: 'ErrorBody.schema.json#' },
+          409: errorResponse('DOCUMENT_ALREADY_INGESTED: this document_id was queued before'),
         },
       },
     },
@@ -176,13 +176,13 @@ export function registerMemoryRoutes(app: FastifyInstance, deps: MemoryRouteDepe
     },
   )
 
-  if (deps.search) registerMemorySearchRoute(app, deps.search)
-  if (deps.memories) registerMemoryResourceRoutes(app, deps.memories)
+  registerMemorySearchRoute(app, deps.search)
+  registerMemoryResourceRoutes(app, deps.memories)
 }
 
 function registerMemorySearchRoute(
   app: FastifyInstance,
-  { memories, settingsOf, recordUsage }: NonNullable<MemoryRouteDependencies['search']>,
+  { memories, settingsOf, recordUsage }: MemoryRouteDependencies['search'],
 ): void {
   app.post<{ Body: MemorySearchRequest }>(
     '/v1/memories/search',
@@ -192,6 +192,8 @@ function registerMemorySearchRoute(
         tags: ['memories'],
         summary:
           "Search memories: a user's own and those shared at its customer; without user_id the key also needs instances:read",
+        description:
+          'filters.created_before must be later than filters.created_after when both are given (otherwise 400 INVALID_INPUT naming filters.created_before).',
         body: { $ref: 'MemorySearchRequest.schema.json#' },
         response: { 200: { $ref: 'MemorySearchResponse.schema.json#' } },
       },
@@ -276,6 +278,7 @@ function registerMemoryResourceRoutes(
         tags: ['memories'],
         summary:
           'List memories of this instance, newest first, filtered by user, customer, type or ingestion job',
+        description: `page × page_size may not exceed ${deepestListedItem.toLocaleString('en-US')} (otherwise 400 INVALID_INPUT naming page): narrow the filters to reach older memories.`,
         querystring: { $ref: 'MemoryListQuery.schema.json#' },
         response: { 200: { $ref: 'MemoryList.schema.json#' } },
       },

@@ -1,10 +1,10 @@
+import { externalIdSchemaPattern } from '@memory-service/domain'
 import type { FastifyInstance } from 'fastify'
 import { principalOf } from '../http/frontDoor.js'
 import type { UserErasure } from '@memory-service/commands'
 
 /** Erasing a user's data within the key's instance: an admin operation (instances:write), answered with a receipt. */
-export function registerUserRoutes(app: FastifyInstance, erasure: UserErasure | undefined): void {
-  if (!erasure) return
+export function registerUserRoutes(app: FastifyInstance, erasure: UserErasure): void {
   app.delete<{ Params: { user_id: string } }>(
     '/v1/users/:user_id',
     {
@@ -18,7 +18,7 @@ export function registerUserRoutes(app: FastifyInstance, erasure: UserErasure | 
           additionalProperties: false,
           required: ['user_id'],
           properties: {
-            user_id: { type: 'string', minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9._:@-]+$' },
+            user_id: { type: 'string', minLength: 1, maxLength: 200, pattern: externalIdSchemaPattern },
           },
         },
         response: { 200: { $ref: 'UserErasureReceipt.schema.json#' } },
