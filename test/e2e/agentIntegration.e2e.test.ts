@@ -308,14 +308,14 @@ describe('the OpenAI Agents SDK adapter', () => {
 })
 
 describe('the MCP server (stdio)', () => {
-  const launch = (args: string[]) =>
+  const launch = (args: string[], apiKey = instance.api_key.key) =>
     new StdioClientTransport({
       command: join(root, 'services/cli/bin/memory-service'),
       args: ['mcp', ...args],
       env: {
         ...(process.env as Record<string, string>),
         MEMORY_SERVICE_URL: harness.gateway.addresses.http ?? '',
-        MEMORY_SERVICE_API_KEY: instance.api_key.key,
+        MEMORY_SERVICE_API_KEY: apiKey,
         MEMORY_SERVICE_USER_ID: '',
       },
       stderr: 'pipe',
@@ -342,9 +342,27 @@ describe('the MCP server (stdio)', () => {
       })
       const foreign = await mcp.callTool({
         name: 'context_fetch',
-        arguments: { conversation_id: 'not valid!' },
+        arguments: { conversation_id: 'not\u0001valid' },
       })
       expect(foreign.isError).toBe(true)
+    } finally {
+      await mcp.close()
+    }
+  })
+
+  it('answers available: false to a search with a bad key, and says why on stderr', async () => {
+    const mcp = new McpClient({ name: 'memory-service-e2e', version: '1.0.0' })
+    const transport = launch(['--user', user], 'ms_live_not-a-key')
+    let stderr = ''
+    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    await mcp.connect(transport)
+    try {
+      const found = await mcp.callTool({ name: 'memory_search', arguments: { query: 'peanut allergy' } })
+      const text = (found.content as { type: string; text: string }[])[0]?.text ?? ''
+      expect(JSON.parse(text)).toEqual({ available: false })
+      await eventually(async () => (stderr.includes('memory search unavailable') ? true : undefined))
+      const warning = stderr.split('\n').find((line) => line.includes('memory search unavailable')) ?? '{}'
+      expect(JSON.parse(warning)).toMatchObject({ level: 'warn', code: 'UNAUTHORIZED' })
     } finally {
       await mcp.close()
     }

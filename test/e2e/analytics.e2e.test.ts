@@ -14,6 +14,7 @@ import {
   type UsageMetric,
 } from '@memory-service/domain'
 import { type CreatedInstance } from '@memory-service/contracts'
+import { createMemoryClient } from '@memory-service/client'
 import { eventually, startGatewayWithInstance } from '../support/testEngines.js'
 
 let harness: Awaited<ReturnType<typeof startGatewayWithInstance>>
@@ -184,7 +185,8 @@ describe('analytics routes', () => {
     expect(reply.body).toMatchObject({
       instance_id: instance.instance.instance_id,
       period: '24h',
-      memories: { total_stored: 60, created_in_period: 20, change_pct: -50 },
+      // 60 memories_stored usage events were seeded, but this instance holds no memory: stored now is 0.
+      memories: { total_stored: 0, created_in_period: 20, change_pct: -50 },
       context_fetches: { total: 60, avg_latency_ms: 30.5 },
       tokens: { total_input: 4000, total_output: 600, estimated_cost_usd: 0.00081, change_pct: null },
       health: { status: 'healthy', error_rate_pct: 0 },
@@ -214,5 +216,30 @@ describe('analytics routes', () => {
     )
     expect(foreign.status).toBe(404)
     expect(foreign.body).toMatchObject({ code: 'INSTANCE_NOT_FOUND' })
+  })
+
+  it('summary: total_stored is what the instance holds now, so a deleted memory no longer counts', async () => {
+    const owner = await harness.createInstance('analytics-stored-now')
+    await harness.untilUsable(owner.api_key.key)
+    const client = createMemoryClient({
+      baseUrl: harness.gateway.addresses.http ?? '',
+      apiKey: owner.api_key.key,
+    })
+    const totalStored = async () =>
+      (await client.analytics.summary({ instance_id: owner.instance.instance_id })).memories.total_stored
+    const accepted = await client.memories.ingest({
+      document: 'Ana lives in Porto. Ana works as a nurse. Ana plays the cello.',
+      document_type: 'note',
+      mode: 'fast',
+      user_id: 'ana',
+    })
+    const stored = await eventually(async () => {
+      const status = await client.memories.status(accepted.ingestion_id)
+      return status.status === 'completed' ? status.memory_ids : undefined
+    }, 60_000)
+    expect(stored.length).toBeGreaterThan(1)
+    await eventually(async () => ((await totalStored()) === stored.length ? true : undefined))
+    await client.memories.delete(stored[0] ?? '')
+    await eventually(async () => ((await totalStored()) === stored.length - 1 ? true : undefined))
   })
 })

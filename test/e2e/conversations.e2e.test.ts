@@ -3,63 +3,51 @@
  * transcript's immutability, context fetch within a budget and its 404s, compaction (summary, extraction of the
  * compacted turns, the 409 while one runs) and the usage both record.
  */
+import { IDEMPOTENCY_INDEX } from '@memory-service/domain'
 import type { Client } from '@elastic/elasticsearch'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createClaimStore, IDEMPOTENCY_INDEX, type ClaimStore } from '@memory-service/commands'
+import { type MemoryClient } from '@memory-service/client'
+import { createClaimStore, type ClaimStore } from '@memory-service/commands'
 import { createElasticsearchClient } from '@memory-service/engines'
-import { type CreatedInstance } from '@memory-service/contracts'
+import {
+  type ConversationContextQuery,
+  type ConversationEvent,
+  type CreatedInstance,
+  type ErrorBody,
+  type TranscriptRequest,
+} from '@memory-service/contracts'
+import { createTestClient, refusal, request, type Exchange } from '../support/http.js'
 import { eventually, startGatewayWithInstance, uniqueName } from '../support/testEngines.js'
 
 let harness: Awaited<ReturnType<typeof startGatewayWithInstance>>
 let instance: CreatedInstance
 let other: CreatedInstance
+let client: MemoryClient
+let otherClient: MemoryClient
 let elasticsearch: Client
 let claims: ClaimStore
+/** Every response the clients of this file received, for the statuses the library does not return. */
+const exchanges: Exchange[] = []
+const lastStatus = () => exchanges.at(-1)?.status
 /** Context fetches answered 200 for this instance, counted here for the analytics comparison. */
 let contextFetches = 0
 /** Every compaction's quality, as its answer (or the context after an automatic one) reported it. */
 const compactionQuality: { ratio: number; score: number }[] = []
-const noteQuality = (body: Record<string, unknown>) =>
-  compactionQuality.push({ ratio: body.compression_ratio as number, score: body.validation_score as number })
-
-interface Reply {
-  status: number
-  text: string
-  body: Record<string, unknown>
-}
-
-async function call(
-  method: string,
-  path: string,
-  body?: unknown,
-  key = instance.api_key.key,
-): Promise<Reply> {
-  const response = await fetch(`${harness.gateway.addresses.http ?? ''}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${key}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+const noteQuality = (quality: { compression_ratio: number | null; validation_score: number | null }) =>
+  compactionQuality.push({
+    ratio: quality.compression_ratio ?? Number.NaN,
+    score: quality.validation_score ?? Number.NaN,
   })
-  const text = await response.text()
-  return { status: response.status, text, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} }
-}
 
-async function context(conversationId: string, params: Record<string, string>, key = instance.api_key.key) {
-  const reply = await call(
-    'GET',
-    `/v1/conversations/${encodeURIComponent(conversationId)}/context?${new URLSearchParams(params).toString()}`,
-    undefined,
-    key,
-  )
-  if (reply.status === 200 && key === instance.api_key.key) contextFetches += 1
-  return reply
+async function context(conversationId: string, query: ConversationContextQuery, api = client) {
+  const fetched = await api.conversations.context(conversationId, query)
+  if (api === client) contextFetches += 1
+  return fetched
 }
 
 const user = uniqueName('conv-user')
 const transcriptId = uniqueName('conv-transcript')
-const messages = [
+const messages: TranscriptRequest['messages'] = [
   { role: 'user', content: 'Hi! I need help planning a trip.' },
   { role: 'assistant', content: 'Happy to help. Where would you like to go?' },
   { role: 'user', content: 'My sister Clara lives in Lisbon and works as a nurse at Santa Maria hospital.' },
@@ -79,6 +67,9 @@ beforeAll(async () => {
   instance = harness.instance
   other = await harness.createInstance('conversations-other')
   await harness.untilUsable(other.api_key.key)
+  const baseUrl = harness.gateway.addresses.http ?? ''
+  client = createTestClient({ baseUrl, apiKey: instance.api_key.key, exchanges })
+  otherClient = createTestClient({ baseUrl, apiKey: other.api_key.key, exchanges })
   elasticsearch = createElasticsearchClient(harness.config.elasticsearch)
   claims = createClaimStore(elasticsearch, { index: IDEMPOTENCY_INDEX, owner: 'conversations-e2e' })
 })
@@ -90,46 +81,39 @@ afterAll(async () => {
 
 describe('transcripts', () => {
   it('are accepted once, and the identical transcript again is a duplicate', async () => {
-    const first = await call('POST', `/v1/conversations/${transcriptId}/transcript`, {
-      user_id: user,
-      messages,
-    })
-    expect(first.status, first.text).toBe(201)
-    expect(first.body).toEqual({ conversation_id: transcriptId, status: 'accepted', messages: 12 })
-    const again = await call('POST', `/v1/conversations/${transcriptId}/transcript`, {
-      user_id: user,
-      messages,
-    })
-    expect(again.status).toBe(200)
-    expect(again.body).toEqual({ conversation_id: transcriptId, status: 'duplicate', messages: 12 })
+    const first = await client.conversations.ingestTranscript(transcriptId, { user_id: user, messages })
+    expect(lastStatus()).toBe(201)
+    expect(first).toEqual({ conversation_id: transcriptId, status: 'accepted', messages: 12 })
+    const again = await client.conversations.ingestTranscript(transcriptId, { user_id: user, messages })
+    expect(lastStatus()).toBe(200)
+    expect(again).toEqual({ conversation_id: transcriptId, status: 'duplicate', messages: 12 })
   })
 
   it('are immutable: a different transcript for the conversation → 409 TRANSCRIPT_CONFLICT', async () => {
     const changed = messages.map((message, index) =>
       index === 2 ? { ...message, content: 'Something else.' } : message,
-    )
-    const reply = await call('POST', `/v1/conversations/${transcriptId}/transcript`, {
-      user_id: user,
-      messages: changed,
-    })
-    expect(reply.status).toBe(409)
-    expect(reply.body).toEqual({
-      error: 'A different transcript was already ingested for this conversation; a transcript is immutable',
+    ) as TranscriptRequest['messages']
+    expect(
+      await refusal(
+        client.conversations.ingestTranscript(transcriptId, { user_id: user, messages: changed }),
+      ),
+    ).toEqual({
+      status: 409,
       code: 'TRANSCRIPT_CONFLICT',
       details: {
         code: 'transcript_conflict',
-        message: 'conversation_id was ingested with a different transcript',
+        message: expect.any(String),
         conversation_id: transcriptId,
       },
     })
   })
 
   it('are persisted turn by turn, in order, once', async () => {
-    const reply = await eventually(async () => {
-      const fetched = await context(transcriptId, { user_id: user })
-      return (fetched.body.recent_turns as unknown[] | undefined)?.length === 12 ? fetched : undefined
+    const fetched = await eventually(async () => {
+      const reply = await context(transcriptId, { user_id: user })
+      return reply.recent_turns.length === 12 ? reply : undefined
     })
-    expect(reply.body).toMatchObject({
+    expect(fetched).toMatchObject({
       conversation_id: transcriptId,
       summary: null,
       token_budget: 4096,
@@ -139,21 +123,27 @@ describe('transcripts', () => {
   })
 
   it('refuse invalid bodies with INVALID_INPUT', async () => {
-    const reply = await call('POST', `/v1/conversations/${uniqueName('conv')}/transcript`, {
-      user_id: user,
-      messages: [{ role: 'narrator', content: 'x' }],
-    })
+    // A role the typed client cannot send.
+    const reply = await request<ErrorBody>(
+      harness.gateway.addresses.http ?? '',
+      'POST',
+      `/v1/conversations/${uniqueName('conv')}/transcript`,
+      {
+        apiKey: instance.api_key.key,
+        json: { user_id: user, messages: [{ role: 'narrator', content: 'x' }] },
+      },
+    )
     expect(reply.status).toBe(400)
-    expect(reply.body.code).toBe('INVALID_INPUT')
+    expect(reply.body?.code).toBe('INVALID_INPUT')
   })
 })
 
 describe('context fetch', () => {
   it('a new conversation with no messages is an empty context', async () => {
     const fresh = uniqueName('conv-fresh')
-    const reply = await context(fresh, { user_id: user })
-    expect(reply.status, reply.text).toBe(200)
-    expect(reply.body).toEqual({
+    const fetched = await context(fresh, { user_id: user })
+    expect(lastStatus()).toBe(200)
+    expect(fetched).toEqual({
       conversation_id: fresh,
       summary: null,
       recent_turns: [],
@@ -166,16 +156,15 @@ describe('context fetch', () => {
   })
 
   it('a malformed id, another instance’s or another user’s conversation → 404 CONVERSATION_NOT_FOUND', async () => {
-    const cases: [string, Record<string, string>, string][] = [
-      ['not a valid id!', { user_id: user }, instance.api_key.key],
-      [transcriptId, { user_id: user }, other.api_key.key],
-      [transcriptId, { user_id: uniqueName('someone-else') }, instance.api_key.key],
+    const cases: [string, ConversationContextQuery, MemoryClient][] = [
+      // Any text of 1–200 characters is an id; one with a control character cannot be one.
+      ['bad\u0001id', { user_id: user }, client],
+      [transcriptId, { user_id: user }, otherClient],
+      [transcriptId, { user_id: uniqueName('someone-else') }, client],
     ]
-    for (const [conversationId, params, key] of cases) {
-      const reply = await context(conversationId, params, key)
-      expect(reply.status, conversationId).toBe(404)
-      expect(reply.body).toEqual({
-        error: 'Conversation not found',
+    for (const [conversationId, query, api] of cases) {
+      expect(await refusal(context(conversationId, query, api)), conversationId).toEqual({
+        status: 404,
         code: 'CONVERSATION_NOT_FOUND',
         details: { conversation_id: conversationId },
       })
@@ -184,47 +173,64 @@ describe('context fetch', () => {
 
   it('fits the budget: the newest turns that fit, the rest omitted and then compacted automatically', async () => {
     const conversationId = uniqueName('conv-budget')
-    await call('POST', `/v1/conversations/${conversationId}/transcript`, { user_id: user, messages })
-    const reply = await eventually(async () => {
-      const fetched = await context(conversationId, { user_id: user, max_tokens: '64' })
-      return (fetched.body.omitted_turns as number) + (fetched.body.recent_turns as unknown[]).length === 12
-        ? fetched
-        : undefined
+    await client.conversations.ingestTranscript(conversationId, { user_id: user, messages })
+    const fetched = await eventually(async () => {
+      const reply = await context(conversationId, { user_id: user, max_tokens: 64 })
+      return reply.omitted_turns + reply.recent_turns.length === 12 ? reply : undefined
     })
-    const turns = reply.body.recent_turns as { content: string }[]
-    expect(reply.body.tokens_used as number).toBeLessThanOrEqual(64)
+    const turns = fetched.recent_turns
+    expect(fetched.tokens_used).toBeLessThanOrEqual(64)
     expect(turns.length).toBeGreaterThan(0)
     expect(turns.length).toBeLessThan(12)
     expect(turns.at(-1)?.content).toBe(messages.at(-1)?.content)
     // The fetch found the conversation over its budget and compacted it, keeping the turns that fitted.
     const compacted = await eventually(async () => {
-      const fetched = await context(conversationId, { user_id: user })
-      return fetched.body.summary ? fetched : undefined
+      const reply = await context(conversationId, { user_id: user })
+      return reply.summary ? reply : undefined
     })
-    expect(compacted.body.summary).toMatchObject({ compacted_turns: 12 - turns.length })
-    noteQuality(compacted.body.summary as Record<string, unknown>)
-    expect(compacted.body.recent_turns).toEqual(
+    expect(compacted.summary).toMatchObject({ compacted_turns: 12 - turns.length })
+    if (compacted.summary) noteQuality(compacted.summary)
+    expect(compacted.recent_turns).toEqual(
       messages.slice(12 - turns.length).map((message) => ({ ...message, occurred_at: expect.any(String) })),
     )
   })
 
+  it('takes a max_tokens budget from 64 to 32 768 and refuses one outside it with INVALID_INPUT', async () => {
+    const conversationId = uniqueName('conv-budget-range')
+    await client.conversations.ingestTranscript(conversationId, { user_id: user, messages })
+    const widest = await eventually(async () => {
+      const reply = await context(conversationId, { user_id: user, max_tokens: 32_768 })
+      return reply.recent_turns.length === 12 ? reply : undefined
+    })
+    expect(widest.token_budget).toBe(32_768)
+    for (const max_tokens of [63, 32_769]) {
+      const refused = await refusal(
+        client.conversations.context(conversationId, { user_id: user, max_tokens }),
+      )
+      expect(refused).toMatchObject({ status: 400, code: 'INVALID_INPUT' })
+      expect(Object.keys((refused.details as { fields: Record<string, string> }).fields)).toEqual([
+        'max_tokens',
+      ])
+    }
+  })
+
   it('turns sent as events are persisted in order, a repeated event once', async () => {
     const conversationId = uniqueName('conv-events')
-    const event = (index: number) => ({
+    const event = (index: number): ConversationEvent => ({
       event_id: `${conversationId}-${String(index)}`,
       event_type: index % 2 === 0 ? 'user_message' : 'assistant_message',
       conversation_id: conversationId,
       user_id: user,
       content: `turn number ${String(index)}`,
     })
-    const sent = await call('POST', '/v1/events/batch', { events: [0, 1, 2, 3].map(event) })
-    expect(sent.body).toMatchObject({ accepted: 4 })
-    await call('POST', '/v1/events/batch', { events: [event(2), event(4)] })
-    const reply = await eventually(async () => {
-      const fetched = await context(conversationId, { user_id: user })
-      return (fetched.body.recent_turns as unknown[]).length === 5 ? fetched : undefined
+    const sent = await client.events.send([0, 1, 2, 3].map(event))
+    expect(sent).toMatchObject({ accepted: 4 })
+    await client.events.send([event(2), event(4)])
+    const fetched = await eventually(async () => {
+      const reply = await context(conversationId, { user_id: user })
+      return reply.recent_turns.length === 5 ? reply : undefined
     })
-    expect((reply.body.recent_turns as { content: string }[]).map((turn) => turn.content)).toEqual(
+    expect(fetched.recent_turns.map((turn) => turn.content)).toEqual(
       [0, 1, 2, 3, 4].map((index) => `turn number ${String(index)}`),
     )
   })
@@ -232,12 +238,9 @@ describe('context fetch', () => {
 
 describe('compaction', () => {
   it('summarizes the older turns, keeps the recent ones, and hands the compacted ones to extraction', async () => {
-    const reply = await call('POST', `/v1/conversations/${transcriptId}/compact`, {
-      user_id: user,
-      keep_recent: 4,
-    })
-    expect(reply.status, reply.text).toBe(200)
-    expect(reply.body).toMatchObject({
+    const compacted = await client.conversations.compact(transcriptId, { user_id: user, keep_recent: 4 })
+    expect(lastStatus()).toBe(200)
+    expect(compacted).toMatchObject({
       conversation_id: transcriptId,
       status: 'compacted',
       compaction_id: expect.stringMatching(/^cmp_[0-9a-f]{32}$/),
@@ -245,41 +248,41 @@ describe('compaction', () => {
       method: 'extractive',
       ingestion_id: expect.stringMatching(/^ing_/),
     })
-    noteQuality(reply.body)
-    const summary = String(reply.body.summary)
+    noteQuality(compacted)
+    const summary = String(compacted.summary)
     for (const fact of ['Clara', 'Lisbon', 'Rocket', 'penicillin']) expect(summary).toContain(fact)
-    expect(reply.body.compression_ratio as number).toBeGreaterThan(1)
-    expect(reply.body.validation_score as number).toBeGreaterThan(0.5)
-    expect(reply.body.validation_score as number).toBeLessThanOrEqual(1)
+    expect(compacted.compression_ratio).toBeGreaterThan(1)
+    expect(compacted.validation_score).toBeGreaterThan(0.5)
+    expect(compacted.validation_score).toBeLessThanOrEqual(1)
 
     const fetched = await context(transcriptId, { user_id: user, query: 'who is Clara' })
-    expect(fetched.body.summary).toMatchObject({
+    expect(fetched.summary).toMatchObject({
       text: summary,
       compacted_turns: 8,
-      compression_ratio: reply.body.compression_ratio,
-      validation_score: reply.body.validation_score,
+      compression_ratio: compacted.compression_ratio,
+      validation_score: compacted.validation_score,
     })
-    expect((fetched.body.recent_turns as { content: string }[]).map((turn) => turn.content)).toEqual(
+    expect(fetched.recent_turns.map((turn) => turn.content)).toEqual(
       messages.slice(8).map((message) => message.content),
     )
 
     // Extraction happens after compaction: the compacted turns became memories of the user.
     const job = await eventually(async () => {
-      const status = await call('GET', `/v1/memories/${String(reply.body.ingestion_id)}/status`)
-      return status.body.status === 'completed' ? status.body : undefined
+      const status = await client.memories.status(String(compacted.ingestion_id))
+      return status.status === 'completed' ? status : undefined
     }, 60_000)
-    expect((job.memory_ids as string[]).length).toBeGreaterThan(0)
+    expect(job.memory_ids?.length).toBeGreaterThan(0)
     const withMemories = await eventually(async () => {
       const found = await context(transcriptId, { user_id: user, query: 'where does Clara work' })
-      return (found.body.memories as unknown[]).length > 0 ? found : undefined
+      return found.memories.length > 0 ? found : undefined
     })
-    expect(JSON.stringify(withMemories.body.memories)).toContain('Clara')
+    expect(JSON.stringify(withMemories.memories)).toContain('Clara')
   })
 
   it('a conversation that outgrows its budget is compacted by the writer, with no fetch at all', async () => {
     const conversationId = uniqueName('conv-grown')
     // 40 turns of 200 tokens each: 8 000 tokens, over the default budget of 4 096.
-    const events = Array.from({ length: 40 }, (_, index) => ({
+    const events = Array.from({ length: 40 }, (_, index): ConversationEvent => ({
       event_id: `${conversationId}-${String(index)}`,
       event_type: index % 2 === 0 ? 'user_message' : 'assistant_message',
       conversation_id: conversationId,
@@ -289,7 +292,7 @@ describe('compaction', () => {
           .repeat(12)
           .slice(0, 800),
     }))
-    expect((await call('POST', '/v1/events/batch', { events })).body).toMatchObject({ accepted: 40 })
+    expect(await client.events.send(events)).toMatchObject({ accepted: 40 })
     const stored = await eventually(async () => {
       const response = await elasticsearch.get<{
         compacted_turns: number
@@ -306,16 +309,13 @@ describe('compaction', () => {
     expect(stored.compacted_turns).toBeGreaterThanOrEqual(25)
     expect(stored.compacted_turns).toBeLessThan(40)
     expect(stored.summary).toMatch(/Porto/)
-    noteQuality({ compression_ratio: stored.compression_ratio, validation_score: stored.validation_score })
+    noteQuality(stored)
   })
 
   it('with nothing older than the kept turns, there is nothing to compact', async () => {
-    const reply = await call('POST', `/v1/conversations/${transcriptId}/compact`, {
-      user_id: user,
-      keep_recent: 4,
-    })
-    expect(reply.status).toBe(200)
-    expect(reply.body).toMatchObject({
+    const compacted = await client.conversations.compact(transcriptId, { user_id: user, keep_recent: 4 })
+    expect(lastStatus()).toBe(200)
+    expect(compacted).toMatchObject({
       status: 'nothing_to_compact',
       compacted_turns: 0,
       compaction_id: null,
@@ -333,13 +333,10 @@ describe('compaction', () => {
       },
     ])
     expect(held?.outcome).toBe('claimed')
-    const reply = await call('POST', `/v1/conversations/${transcriptId}/compact`, {
-      user_id: user,
-      keep_recent: 0,
-    })
-    expect(reply.status).toBe(409)
-    expect(reply.body).toEqual({
-      error: 'A compaction of this conversation is already running',
+    expect(
+      await refusal(client.conversations.compact(transcriptId, { user_id: user, keep_recent: 0 })),
+    ).toEqual({
+      status: 409,
       code: 'COMPACTION_IN_PROGRESS',
       details: {
         conversation_id: transcriptId,
@@ -348,23 +345,14 @@ describe('compaction', () => {
       },
     })
     if (held) await claims.release([held.claim])
-    const after = await call('POST', `/v1/conversations/${transcriptId}/compact`, {
-      user_id: user,
-      keep_recent: 0,
-    })
-    expect(after.body).toMatchObject({ status: 'compacted', compacted_turns: 4 })
-    noteQuality(after.body)
+    const after = await client.conversations.compact(transcriptId, { user_id: user, keep_recent: 0 })
+    expect(after).toMatchObject({ status: 'compacted', compacted_turns: 4 })
+    noteQuality(after)
   })
 
   it('another user or instance cannot compact the conversation', async () => {
-    const foreign = await call(
-      'POST',
-      `/v1/conversations/${transcriptId}/compact`,
-      { user_id: user },
-      other.api_key.key,
-    )
-    expect(foreign.status).toBe(404)
-    expect(foreign.body).toMatchObject({
+    expect(await refusal(otherClient.conversations.compact(transcriptId, { user_id: user }))).toMatchObject({
+      status: 404,
       code: 'CONVERSATION_NOT_FOUND',
       details: { conversation_id: transcriptId },
     })
@@ -374,14 +362,14 @@ describe('compaction', () => {
 describe('usage', () => {
   it('every context fetch and compaction is a usage event with its latency', async () => {
     const summary = await eventually(async () => {
-      const reply = await call('GET', `/v1/analytics/summary?instance_id=${instance.instance.instance_id}`)
-      const fetches = reply.body.context_fetches as { total: number }
-      const compactions = reply.body.compactions as { total: number }
+      const reply = await client.analytics.summary({ instance_id: instance.instance.instance_id })
       // Two compactions asked for, two automatic (one after a fetch, one by the writer).
-      return fetches.total === contextFetches && compactions.total === 4 ? reply.body : undefined
+      return reply.context_fetches.total === contextFetches && reply.compactions.total === 4
+        ? reply
+        : undefined
     }, 60_000)
     expect(summary.context_fetches).toMatchObject({ total: contextFetches })
-    expect((summary.context_fetches as { avg_latency_ms: number }).avg_latency_ms).toBeGreaterThan(0)
+    expect(summary.context_fetches.avg_latency_ms).toBeGreaterThan(0)
     const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length
     expect(summary.compactions).toEqual({
       total: 4,

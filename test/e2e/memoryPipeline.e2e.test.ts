@@ -4,12 +4,7 @@
  * test/support/faultInjection.ts) end in failed or partial_success jobs with errors and dead letters.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  createEventProducer,
-  DEAD_LETTER_TOPIC,
-  deadLetterHeaders,
-  type EventProducer,
-} from '@memory-service/log'
+import { createEventProducer, deadLetterHeaders, type EventProducer } from '@memory-service/log'
 import { createNeo4jDriver, createNeo4jStore, type Neo4jStore } from '@memory-service/engines'
 import {
   DOCUMENT_SUBJECT,
@@ -19,14 +14,21 @@ import {
   MEMORIES_TOPIC,
   MEMORY_SUBJECT,
   memoryChangedSchema,
+  DEAD_LETTER_TOPIC,
 } from '@memory-service/domain'
+import { type MemoryClient } from '@memory-service/client'
 import {
   type CreatedInstance,
+  type Document,
   type DocumentAccepted,
+  type ErrorBody,
+  type IngestionStatus,
   type Memory,
   type MemoryChanged,
+  type MemoryUpdateRequest,
 } from '@memory-service/contracts'
 import { faultMarkers } from '../support/faultInjection.js'
+import { createTestClient, refusal, request, type Exchange } from '../support/http.js'
 import { eventually, readTopicToEnd, startGatewayWithInstance, uniqueName } from '../support/testEngines.js'
 
 let harness: Awaited<ReturnType<typeof startGatewayWithInstance>>
@@ -35,59 +37,26 @@ let other: CreatedInstance
 let graph: Neo4jStore
 let producer: EventProducer
 
-interface Reply {
-  status: number
-  body: Record<string, unknown>
-  text: string
-}
+let client: MemoryClient
+let otherClient: MemoryClient
+/** Every response the clients of this file received, for what the library does not return (204, an empty body). */
+const exchanges: Exchange[] = []
 
-async function call(
-  method: string,
-  path: string,
-  body?: unknown,
-  key = instance.api_key.key,
-): Promise<Reply> {
-  const response = await fetch(`${harness.gateway.addresses.http ?? ''}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${key}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  })
-  const text = await response.text()
-  return { status: response.status, text, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} }
-}
-
-interface JobStatus {
-  ingestion_id: string
-  status: string
-  progress: Record<string, number>
-  errors: { stage: string; code: string; message: string }[]
-  memory_ids?: string[]
-}
-
-async function ingest(document: Record<string, unknown>): Promise<string> {
-  const created = await call('POST', '/v1/memories', {
+async function ingest(document: Pick<Document, 'document'> & Partial<Document>): Promise<string> {
+  const created = await client.memories.ingest({
     document_type: 'ai-chat-conversation',
     mode: 'fast',
     document_created_at: '2023-05-08T13:56:00.000Z',
     ...document,
   })
-  expect(created.status, created.text).toBe(201)
-  return created.body.ingestion_id as string
+  return created.ingestion_id
 }
 
-async function finished(ingestionId: string): Promise<JobStatus> {
+async function finished(ingestionId: string): Promise<IngestionStatus> {
   return eventually(async () => {
-    const reply = await call('GET', `/v1/memories/${ingestionId}/status`)
-    const job = reply.body as unknown as JobStatus
+    const job = await client.memories.status(ingestionId)
     return ['completed', 'failed', 'partial_success'].includes(job.status) ? job : undefined
   }, 60_000)
-}
-
-async function memory(id: string, key = instance.api_key.key): Promise<Reply> {
-  return call('GET', `/v1/memories/${id}`, undefined, key)
 }
 
 beforeAll(async () => {
@@ -95,6 +64,9 @@ beforeAll(async () => {
   instance = harness.instance
   other = await harness.createInstance('memory-pipeline-other')
   await harness.untilUsable(other.api_key.key)
+  const baseUrl = harness.gateway.addresses.http ?? ''
+  client = createTestClient({ baseUrl, apiKey: instance.api_key.key, exchanges })
+  otherClient = createTestClient({ baseUrl, apiKey: other.api_key.key, exchanges })
   graph = createNeo4jStore(createNeo4jDriver(harness.config.neo4j), harness.config.neo4j.database)
   await harness.codec.register([{ subject: DOCUMENT_SUBJECT, schema: documentAcceptedSchema }])
   producer = await createEventProducer(harness.kafka, harness.codec)
@@ -107,7 +79,7 @@ afterAll(async () => {
 })
 
 describe('a document through every stage', () => {
-  let job: JobStatus
+  let job: IngestionStatus
   let memories: Memory[]
   const userId = uniqueName('user')
 
@@ -122,9 +94,7 @@ describe('a document through every stage', () => {
       metadata: { dia_id: 'D1:3', session: 1 },
     })
     job = await finished(ingestionId)
-    memories = await Promise.all(
-      (job.memory_ids ?? []).map(async (id) => (await memory(id)).body as unknown as Memory),
-    )
+    memories = await Promise.all((job.memory_ids ?? []).map((id) => client.memories.get(id)))
   })
 
   it('completes with every stage done and lists the memories it produced', () => {
@@ -191,7 +161,7 @@ describe('a document through every stage', () => {
       await ingest({ document: 'CAROLINE: My sister moved to Lisbon last year.', user_id: userId }),
     )
     const [first] = second.memory_ids ?? []
-    const entities = ((await memory(first ?? '')).body as unknown as Memory).entities
+    const { entities } = await client.memories.get(first ?? '')
     expect(entities.map((entity) => entity.entity_id)).toContain(carolineId)
   })
 })
@@ -243,10 +213,14 @@ describe('failures are never silent', () => {
     expect(job.errors).toEqual([expect.objectContaining({ stage: 'storage', code: 'EMBEDDING_UNAVAILABLE' })])
   })
 
-  it('a document with nothing worth remembering fails with that reason', async () => {
+  it('a document with nothing worth remembering completes with no memory and says why', async () => {
     const job = await finished(await ingest({ document: 'Caroline: Hey Mel! Good to see you!' }))
-    expect(job).toMatchObject({ status: 'failed', memory_ids: [] })
-    expect(job.errors.map((error) => error.code)).toEqual(['NOTHING_TO_REMEMBER'])
+    expect(job).toMatchObject({
+      status: 'completed',
+      memory_ids: [],
+      errors: [],
+      reason: { code: 'NOTHING_TO_REMEMBER', message: expect.any(String) },
+    })
   })
 
   it('a duplicated Kafka message does not duplicate a memory', async () => {
@@ -270,8 +244,8 @@ describe('failures are never silent', () => {
     await finished(await ingest({ document: 'Caroline: I visited my aunt in Ohio.', user_id: 'dup' }))
     await finished(marker)
     await new Promise((resolve) => setTimeout(resolve, 1500))
-    const listed = await call('GET', `/v1/memories?ingestion_id=${ingestionId}`)
-    expect(listed.body.total).toBe(job.memory_ids?.length)
+    const listed = await client.memories.list({ ingestion_id: ingestionId })
+    expect(listed.total).toBe(job.memory_ids?.length)
     const nodes = await graph.read<{ count: number }>(
       'MATCH (memory:Memory {ingestion_id: $ingestionId}) RETURN count(memory) AS count',
       { ingestionId },
@@ -281,7 +255,7 @@ describe('failures are never silent', () => {
   it('a memory event replayed with the same version, even with other content, changes neither projection', async () => {
     const job = await finished(await ingest({ document: 'Caroline: I adore jazz music.', user_id: 'replay' }))
     const memoryId = job.memory_ids?.[0] ?? ''
-    const original = (await memory(memoryId)).body as unknown as Memory
+    const original = await client.memories.get(memoryId)
     const countsBefore = await graph.read<{ id: string; count: number }>(
       `MATCH (:Memory {id: $memoryId})-[:MENTIONS]->(entity:Entity)
        RETURN entity.entity_id AS id, entity.memory_count AS count ORDER BY id`,
@@ -315,8 +289,7 @@ describe('failures are never silent', () => {
       { key: memoryId, subject: MEMORY_SUBJECT, payload: rival, correlationId: uniqueName('replay') },
     ])
     // A change behind it on the same key (same partition, so after it in both projectors) shows it was consumed.
-    const patched = await call('PATCH', `/v1/memories/${memoryId}`, { confidence: 0.55 })
-    expect(patched.status, patched.text).toBe(200)
+    const patched = await client.memories.update(memoryId, { confidence: 0.55 })
     await eventually(async () => {
       const rows = await graph.read<{ version: number }>(
         'MATCH (memory:Memory {id: $memoryId}) RETURN memory.version AS version',
@@ -324,7 +297,7 @@ describe('failures are never silent', () => {
       )
       return rows[0]?.version === 2 ? true : undefined
     })
-    expect(patched.body).toEqual({ ...original, confidence: 0.55, updated_at: patched.body.updated_at })
+    expect(patched).toEqual({ ...original, confidence: 0.55, updated_at: patched.updated_at })
     const graphContent = await graph.read<{ content: string }>(
       'MATCH (memory:Memory {id: $memoryId}) RETURN memory.content AS content',
       { memoryId },
@@ -355,106 +328,127 @@ describe('reading, updating and deleting memories', () => {
   })
 
   it('PATCH replace: the answer and a GET right after show the new content, re-embedded', async () => {
-    const patched = await call('PATCH', `/v1/memories/${memoryId}`, {
+    const patched = await client.memories.update(memoryId, {
       content: 'Caroline lives in Lisbon with Melanie.',
       merge_strategy: 'replace',
     })
-    expect(patched.status, patched.text).toBe(200)
-    expect(patched.body).toMatchObject({ id: memoryId, content: 'Caroline lives in Lisbon with Melanie.' })
-    expect(patched.body.updated_at).toEqual(expect.any(String))
-    const read = await memory(memoryId)
-    expect(read.body).toEqual(patched.body)
-    expect((read.body as unknown as Memory).entities.map((entity) => entity.canonical_name)).toEqual(
-      expect.arrayContaining(['Lisbon']),
-    )
+    expect(exchanges.at(-1)?.status).toBe(200)
+    expect(patched).toMatchObject({ id: memoryId, content: 'Caroline lives in Lisbon with Melanie.' })
+    expect(patched.updated_at).toEqual(expect.any(String))
+    const read = await client.memories.get(memoryId)
+    expect(read).toEqual(patched)
+    expect(read.entities.map((entity) => entity.canonical_name)).toEqual(expect.arrayContaining(['Lisbon']))
   })
 
   it('PATCH append keeps the original and adds; smart-merge prefers the newer statement on conflict', async () => {
-    const appended = await call('PATCH', `/v1/memories/${memoryId}`, {
+    const appended = await client.memories.update(memoryId, {
       content: 'Caroline plays the guitar.',
       merge_strategy: 'append',
     })
-    expect(appended.body.content).toBe('Caroline lives in Lisbon with Melanie. Caroline plays the guitar.')
-    const merged = await call('PATCH', `/v1/memories/${memoryId}`, {
+    expect(appended.content).toBe('Caroline lives in Lisbon with Melanie. Caroline plays the guitar.')
+    const merged = await client.memories.update(memoryId, {
       content: 'Caroline lives in Porto with Melanie. Caroline plays the guitar.',
       merge_strategy: 'smart-merge',
     })
-    expect(merged.body.content).toBe('Caroline lives in Porto with Melanie. Caroline plays the guitar.')
-    expect((await memory(memoryId)).body.content).toBe(merged.body.content)
+    expect(merged.content).toBe('Caroline lives in Porto with Melanie. Caroline plays the guitar.')
+    expect((await client.memories.get(memoryId)).content).toBe(merged.content)
   })
 
   it('concurrent PATCH appends on one memory: neither is lost', async () => {
-    const before = (await memory(memoryId)).body.content as string
-    const [first, second] = await Promise.all([
-      call('PATCH', `/v1/memories/${memoryId}`, { content: 'Caroline sings.', merge_strategy: 'append' }),
-      call('PATCH', `/v1/memories/${memoryId}`, { content: 'Caroline paints.', merge_strategy: 'append' }),
+    const before = (await client.memories.get(memoryId)).content
+    exchanges.length = 0
+    await Promise.all([
+      client.memories.update(memoryId, { content: 'Caroline sings.', merge_strategy: 'append' }),
+      client.memories.update(memoryId, { content: 'Caroline paints.', merge_strategy: 'append' }),
     ])
-    expect([first.status, second.status]).toEqual([200, 200])
-    const after = (await memory(memoryId)).body.content as string
+    expect(exchanges.map((exchange) => exchange.status)).toEqual([200, 200])
+    const after = (await client.memories.get(memoryId)).content
     expect(after.startsWith(before)).toBe(true)
     expect(after).toContain('Caroline sings.')
     expect(after).toContain('Caroline paints.')
     // Put the content back for the tests that follow.
-    await call('PATCH', `/v1/memories/${memoryId}`, { content: before })
+    await client.memories.update(memoryId, { content: before })
   })
 
   it('PATCH confidence and metadata: metadata merged into the existing', async () => {
-    const patched = await call('PATCH', `/v1/memories/${memoryId}`, {
+    const patched = await client.memories.update(memoryId, {
       confidence: 0.42,
       metadata: { reviewed: true },
     })
-    expect(patched.body).toMatchObject({
+    expect(patched).toMatchObject({
       confidence: 0.42,
       metadata: { source: 'chat', dia_id: 'D2:1', reviewed: true },
     })
   })
 
   it('PATCH refuses invalid bodies with INVALID_INPUT', async () => {
-    for (const body of [
+    const invalid: MemoryUpdateRequest[] = [
       {},
       { confidence: 1.5 },
       { merge_strategy: 'append' },
-      { content: 'x', merge_strategy: 'overwrite' },
       { content: '' },
-      { color: 'red' },
       { metadata: { a: { b: { c: { d: { e: { f: 'too deep to index' } } } } } } },
       { metadata: { note: 'x'.repeat(5000) } },
-    ]) {
-      const reply = await call('PATCH', `/v1/memories/${memoryId}`, body)
+    ]
+    for (const body of invalid) {
+      expect(await refusal(client.memories.update(memoryId, body)), JSON.stringify(body)).toMatchObject({
+        status: 400,
+        code: 'INVALID_INPUT',
+      })
+    }
+    // An unknown merge strategy and an unknown field: bodies the typed client cannot send.
+    for (const body of [{ content: 'x', merge_strategy: 'overwrite' }, { color: 'red' }]) {
+      const reply = await request<ErrorBody>(
+        harness.gateway.addresses.http ?? '',
+        'PATCH',
+        `/v1/memories/${memoryId}`,
+        {
+          apiKey: instance.api_key.key,
+          json: body,
+        },
+      )
       expect(reply.status, JSON.stringify(body)).toBe(400)
-      expect(reply.body.code).toBe('INVALID_INPUT')
+      expect(reply.body?.code).toBe('INVALID_INPUT')
     }
   })
 
   it('lists memories newest first with filters and the spec pagination', async () => {
     // Lists read Elasticsearch search results, which see a write within its refresh interval (1 s).
     const listed = await eventually(async () => {
-      const reply = await call('GET', `/v1/memories?user_id=${userId}&page_size=1`)
-      return reply.body.total === 2 ? reply : undefined
+      const reply = await client.memories.list({ user_id: userId, page_size: 1 })
+      return reply.total === 2 ? reply : undefined
     })
-    expect(listed.status, listed.text).toBe(200)
-    expect(listed.body.has_more).toBe(true)
-    expect(listed.body).toMatchObject({ page: 1, page_size: 1 })
-    expect(listed.body.total, listed.text).toBeGreaterThanOrEqual(1)
-    expect(await call('GET', '/v1/memories?page_size=101').then((reply) => reply.body.code)).toBe(
-      'INVALID_INPUT',
+    expect(exchanges.at(-1)?.status).toBe(200)
+    expect(listed.has_more).toBe(true)
+    expect(listed).toMatchObject({ page: 1, page_size: 1 })
+    expect(listed.total).toBeGreaterThanOrEqual(1)
+    expect(await refusal(client.memories.list({ page_size: 101 }))).toMatchObject({
+      status: 400,
+      code: 'INVALID_INPUT',
+    })
+    // A type the typed client cannot send.
+    const rumour = await request<ErrorBody>(
+      harness.gateway.addresses.http ?? '',
+      'GET',
+      '/v1/memories?type=rumour',
+      {
+        apiKey: instance.api_key.key,
+      },
     )
-    expect(await call('GET', '/v1/memories?type=rumour').then((reply) => reply.status)).toBe(400)
-    const defaults = await call('GET', '/v1/memories')
-    expect(defaults.body).toMatchObject({ page: 1, page_size: 20 })
-    const items = defaults.body.items as Memory[]
-    const created = items.map((item) => item.created_at)
+    expect(rumour.status).toBe(400)
+    const defaults = await client.memories.list()
+    expect(defaults).toMatchObject({ page: 1, page_size: 20 })
+    const created = defaults.items.map((item) => item.created_at)
     expect(created).toEqual([...created].sort().reverse())
   })
 
   it('another instance cannot read, list, change or delete the memory: 404', async () => {
-    const key = other.api_key.key
-    expect((await memory(memoryId, key)).status).toBe(404)
-    expect((await call('PATCH', `/v1/memories/${memoryId}`, { confidence: 0.1 }, key)).status).toBe(404)
-    expect((await call('DELETE', `/v1/memories/${memoryId}`, undefined, key)).status).toBe(404)
-    const listed = await call('GET', `/v1/memories?user_id=${userId}`, undefined, key)
-    expect(listed.body.total).toBe(0)
-    expect((await memory('mem_nothex', key)).body.code).toBe('NOT_FOUND')
+    expect((await refusal(otherClient.memories.get(memoryId))).status).toBe(404)
+    expect((await refusal(otherClient.memories.update(memoryId, { confidence: 0.1 }))).status).toBe(404)
+    expect((await refusal(otherClient.memories.delete(memoryId))).status).toBe(404)
+    const listed = await otherClient.memories.list({ user_id: userId })
+    expect(listed.total).toBe(0)
+    expect((await refusal(otherClient.memories.get('mem_nothex'))).code).toBe('NOT_FOUND')
   })
 
   it('DELETE: 204 with an empty body, then 404; gone from Neo4j while its entities stay', async () => {
@@ -464,10 +458,9 @@ describe('reading, updating and deleting memories', () => {
       { memoryId },
     )
     expect(before.length).toBeGreaterThan(0)
-    const deleted = await call('DELETE', `/v1/memories/${memoryId}`)
-    expect(deleted.status).toBe(204)
-    expect(deleted.text).toBe('')
-    expect((await memory(memoryId)).status).toBe(404)
+    await client.memories.delete(memoryId)
+    expect(exchanges.at(-1)).toMatchObject({ method: 'DELETE', status: 204, text: '' })
+    expect((await refusal(client.memories.get(memoryId))).status).toBe(404)
     await eventually(async () => {
       const rows = await graph.read('MATCH (memory:Memory {id: $memoryId}) RETURN memory', { memoryId })
       return rows.length === 0 ? true : undefined
@@ -480,6 +473,6 @@ describe('reading, updating and deleting memories', () => {
     for (const row of after) {
       expect(row.count).toBe((before.find((entry) => entry.id === row.id)?.count ?? 0) - 1)
     }
-    expect((await call('DELETE', `/v1/memories/${memoryId}`)).status).toBe(404)
+    expect((await refusal(client.memories.delete(memoryId))).status).toBe(404)
   })
 })

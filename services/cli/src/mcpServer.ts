@@ -74,7 +74,12 @@ export function createMcpServer(options: McpOptions, client: MemoryClient = crea
     userId: options.userId,
     ...(options.customerId ? { customerId: options.customerId } : {}),
   }
-  const search = createMemorySearchTool({ ...scope, logger: { warn: (message) => console.error(message) } })
+  // stdout is the MCP transport: the cause of a failed search (a bad key, the service down) goes to stderr, whole.
+  const logger = {
+    warn: (message: string, details?: Record<string, unknown>) =>
+      console.error(JSON.stringify({ level: 'warn', msg: message, ...details })),
+  }
+  const search = createMemorySearchTool({ ...scope, logger })
   const store = createMemoryStoreTool(scope)
   const server = new McpServer({ name: 'memory-service', version: '0.1.0' })
 

@@ -81,6 +81,8 @@ export function addReplayCommand(program: Command): void {
       level: config.log.level,
       name: 'memory-service',
       format: options.logFormat,
+      // stdout carries the JSON report only, so it can be piped.
+      toStderr: true,
     })
     console.log(JSON.stringify(await rebuild(config, planOf(options), logger), null, 2))
   })

@@ -55,7 +55,7 @@ type TenancySession = {
  */
 async function printTenancyResult(act: (session: TenancySession) => unknown): Promise<void> {
   const config = loadConfig()
-  const logger = createLogger({ level: 'warn', name: 'memory-service-cli' })
+  const logger = createLogger({ level: 'warn', name: 'memory-service-cli', toStderr: true })
   const kafka = createKafka({
     brokers: config.kafka.brokers,
     clientId: `${config.kafka.clientId}-cli`,

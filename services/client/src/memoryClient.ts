@@ -1,4 +1,6 @@
 import type {
+  UserErasureReceipt,
+  DocumentBatchRequest,
   AnalyticsLatencyQuery,
   AnalyticsLatencyResponse,
   AnalyticsMetricsQuery,
@@ -183,10 +185,11 @@ export function createMemoryClient(options: MemoryClientOptions = {}) {
       /** Queues a document; idempotent (and so retried after a lost connection) when it has a document_id. */
       ingest: (document: Document) =>
         post<IngestionAccepted>('/v1/memories', document, { idempotent: document.document_id !== undefined }),
-      ingestBatch: (documents: Document[]) =>
+      /** With `fail_fast`, one invalid document rejects the whole batch and nothing is queued. */
+      ingestBatch: (documents: Document[], options: Pick<DocumentBatchRequest, 'fail_fast'> = {}) =>
         post<DocumentBatchResponse>(
           '/v1/memories/batch',
-          { documents },
+          { documents, ...(options.fail_fast === undefined ? {} : { fail_fast: options.fail_fast }) },
           {
             idempotent: documents.every((document) => document.document_id !== undefined),
           },
@@ -228,6 +231,11 @@ export function createMemoryClient(options: MemoryClientOptions = {}) {
       /** @throws ConflictError (COMPACTION_IN_PROGRESS) while another compaction runs: permanent, not retried */
       compact: (conversationId: string, body: CompactionRequest) =>
         post<Compaction>(`/v1/conversations/${segment(conversationId)}/compact`, body),
+    },
+
+    users: {
+      /** Erases everything stored about the user in this instance (memories, entities, turns) and says what. */
+      erase: (userId: string) => request<UserErasureReceipt>('DELETE', `/v1/users/${segment(userId)}`),
     },
 
     analytics: {

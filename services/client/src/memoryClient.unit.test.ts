@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createLogger } from '@memory-service/engines'
-import { emptyControlState } from '@memory-service/domain'
 import { type Readiness } from '@memory-service/contracts'
-import { buildApp } from '@memory-service/gateway'
+import { buildApp, unwiredDependencies } from '@memory-service/gateway'
 import {
   AuthenticationError,
   ConflictError,
@@ -15,11 +13,7 @@ import {
 } from './index.js'
 
 let readiness: Readiness = { status: 'ready', checks: [] }
-const app = buildApp({
-  logger: createLogger({ level: 'silent', name: 'test' }),
-  checkReadiness: async () => readiness,
-  control: { state: emptyControlState() },
-})
+const app = buildApp(unwiredDependencies({ checkReadiness: async () => readiness }))
 let baseUrl = ''
 
 beforeAll(async () => {
@@ -133,6 +127,26 @@ describe('client library over HTTP', () => {
       code: 'CONNECTION_FAILED',
     })
     expect(failures).toBe(1)
+  })
+
+  it('sends fail_fast with a document batch only when asked', async () => {
+    const bodies: unknown[] = []
+    const recordingFetch: typeof fetch = async (_input, init) => {
+      bodies.push(JSON.parse(typeof init?.body === 'string' ? init.body : ''))
+      return new Response(JSON.stringify({ results: [], errors: [] }), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      })
+    }
+    const client = createMemoryClient({ baseUrl, apiKey: 'k', fetch: recordingFetch })
+    const document = {
+      document: 'Ana moved to Porto.',
+      document_type: 'note' as const,
+      mode: 'fast' as const,
+    }
+    await client.memories.ingestBatch([document], { fail_fast: true })
+    await client.memories.ingestBatch([document])
+    expect(bodies).toEqual([{ documents: [document], fail_fast: true }, { documents: [document] }])
   })
 
   it('reads the API key from MEMORY_SERVICE_API_KEY by default', async () => {

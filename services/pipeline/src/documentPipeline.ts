@@ -3,6 +3,8 @@ import {
   categorize,
   ExtractionError,
   finishJob,
+  nothingToRemember,
+  type JobReason,
   isTerminal,
   memoryIdFor,
   queuedJobOf,
@@ -250,13 +252,10 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
 
     let resolved: ResolvedStatement[] = []
     let graphQueries = 0
+    let reason: JobReason | undefined
     if (failures.length === 0) {
       if (statements.length === 0) {
-        failures.push({
-          stage: 'extraction',
-          code: 'NOTHING_TO_REMEMBER',
-          message: 'The document holds no statement worth remembering (greetings, fillers or questions only)',
-        })
+        reason = nothingToRemember
       } else {
         // A defect in categorization or resolution must not block the partition: it becomes this document's error.
         try {
@@ -393,7 +392,15 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
     if (resolved.length > 0) {
       job = recordStage(job, 'storage', memories.length / resolved.length, [], at())
     }
-    job = finishJob(job, { memoryIds: memories.map((memory) => memory.memory_id), errors: failures }, at())
+    job = finishJob(
+      job,
+      {
+        memoryIds: memories.map((memory) => memory.memory_id),
+        errors: failures,
+        ...(reason ? { reason } : {}),
+      },
+      at(),
+    )
     const deadLettered = deadLetterErrors.length > 0
     if (deadLettered) await ports.deadLetters.write(event, deadLetterErrors)
     await ports.publishJob(job, correlationId)

@@ -193,14 +193,26 @@ describe('document pipeline', () => {
     expect(outcome.deadLettered).toBe(true)
   })
 
-  it('ends failed, not completed, when nothing was worth remembering', async () => {
+  it('ends completed with no memory, and says why, when nothing was worth remembering', async () => {
     const run = harness(async () => ({ statements: [] }))
     const outcome = await run.run()
     expect(outcome.job).toMatchObject({
-      status: 'failed',
-      errors: [expect.objectContaining({ code: 'NOTHING_TO_REMEMBER' })],
+      status: 'completed',
+      memory_ids: [],
+      errors: [],
+      progress: { extraction: 1, categorization: 1, entity_resolution: 1, storage: 1 },
+      reason: { code: 'NOTHING_TO_REMEMBER', message: expect.any(String) },
     })
     expect(outcome.deadLettered).toBe(false)
+  })
+
+  it('still fails, without a reason, when extraction fails on a document', async () => {
+    const run = harness(async () => {
+      throw new Error('model unreachable')
+    })
+    const outcome = await run.run()
+    expect(outcome.job.status).toBe('failed')
+    expect(outcome.job.reason).toBeUndefined()
   })
 
   it('records model token usage as usage events', async () => {

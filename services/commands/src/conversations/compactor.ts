@@ -21,7 +21,7 @@ import type { ConversationStore } from '@memory-service/read-models'
 import {
   CONVERSATION_COMPACTED_SUBJECT,
   CONVERSATIONS_TOPIC,
-  conversationIdPattern,
+  externalIdPattern,
   notFound,
 } from '@memory-service/domain'
 import type { Summarizer } from '@memory-service/engines'
@@ -58,7 +58,7 @@ export function createCompactor(deps: CompactorDependencies) {
 
   /** A malformed id, or one whose turns belong to another instance or user, is not found (never told apart). */
   async function requireOwn(instanceId: string, conversationId: string, userId: string): Promise<void> {
-    if (!conversationIdPattern.test(conversationId)) throw notFound(conversationId)
+    if (!externalIdPattern.test(conversationId)) throw notFound(conversationId)
     const [elsewhere, purged] = await Promise.all([
       deps.store.belongsElsewhere(instanceId, conversationId, userId),
       deps.store.purged(instanceId, conversationId),

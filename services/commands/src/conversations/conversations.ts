@@ -16,7 +16,7 @@ import { publicMemoryOf } from '@memory-service/domain'
 import type { MemorySearch } from '@memory-service/read-models'
 import { fitContext } from '@memory-service/domain'
 import { createCompactor, type ConversationScope } from './compactor.js'
-import { conversationIdPattern, notFound } from '@memory-service/domain'
+import { externalIdPattern, notFound } from '@memory-service/domain'
 import type { ConversationStore, StoredTurn } from '@memory-service/read-models'
 import type { EventRecorder } from '@memory-service/log'
 import type { Summarizer } from '@memory-service/engines'
@@ -78,7 +78,7 @@ export function createConversations(deps: ConversationDependencies) {
       request: TranscriptRequest,
       correlationId: string,
     ): Promise<TranscriptAccepted> {
-      if (!conversationIdPattern.test(conversationId)) throw notFound(conversationId)
+      if (!externalIdPattern.test(conversationId)) throw notFound(conversationId)
       const fingerprint = createHash('sha256')
         .update(
           JSON.stringify({
@@ -149,7 +149,7 @@ export function createConversations(deps: ConversationDependencies) {
       correlationId: string,
     ): Promise<ConversationContext> {
       const started = performance.now()
-      if (!conversationIdPattern.test(conversationId)) throw notFound(conversationId)
+      if (!externalIdPattern.test(conversationId)) throw notFound(conversationId)
       const config = deps.configOf(scope.instanceId)
       const budget = query.max_tokens ?? config.retrieval.context_budget
       const searchFor = (question: string) =>

@@ -115,6 +115,8 @@ export function createUserErasure(deps: {
   return {
     async erase(instanceId: string, userId: string, correlationId: string): Promise<UserErasureReceipt> {
       const erasedAt = now().toISOString()
+      // Counted before the event is appended: the persistence writer erases from the event too, and may be first.
+      const conversationsBefore = await deps.conversations.ownedBy(instanceId, userId)
       const memories = await memoriesOf(instanceId, userId)
       const inGraphBefore = await countInGraph(instanceId, userId)
       const entityIds = [...new Set(memories.flatMap((memory) => memory.entity_ids))]
@@ -144,8 +146,12 @@ export function createUserErasure(deps: {
           correlationId,
         },
       ])
-      // The persistence writer does the same from the event; doing it here too answers with what was removed.
-      const removedConversations = await deps.conversations.eraseUser(erased)
+      // The persistence writer does the same from the event; doing it here too means they are gone on return.
+      const removedNow = await deps.conversations.eraseUser(erased)
+      const removedConversations = {
+        turns: Math.max(conversationsBefore.turns, removedNow.turns),
+        conversations: Math.max(conversationsBefore.conversations, removedNow.conversations),
+      }
 
       // The projectors apply the memory deletions from the log; the receipt waits for them.
       let left = { elasticsearch: memories.length, neo4j: inGraphBefore }

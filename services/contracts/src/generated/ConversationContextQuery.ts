@@ -9,7 +9,7 @@ export interface ConversationContextQuery {
   customer_id?: string
   query?: string
   /**
-   * Token budget; default: the instance configuration's retrieval.context_budget.
+   * Token budget, 64 to 32 768 (the largest context budget a configuration may set); default: the instance configuration's retrieval.context_budget. Out of range: 400 INVALID_INPUT.
    */
   max_tokens?: number
 }

@@ -12,6 +12,8 @@ export interface ErrorBody {
     | 'FORBIDDEN'
     | 'INVALID_INPUT'
     | 'NOT_FOUND'
+    | 'METHOD_NOT_ALLOWED'
+    | 'URI_TOO_LONG'
     | 'INSTANCE_NOT_FOUND'
     | 'CONVERSATION_NOT_FOUND'
     | 'DOCUMENT_ALREADY_INGESTED'

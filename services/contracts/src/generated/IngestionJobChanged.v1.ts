@@ -22,6 +22,13 @@ export interface IngestionJobChanged {
     message: string
   }[]
   memory_ids: string[]
+  /**
+   * Why a finished job stored what it stored when that is not obvious: NOTHING_TO_REMEMBER when the document held nothing worth remembering (greetings, fillers, questions only); the job is then completed with memory_ids [].
+   */
+  reason?: {
+    code: 'NOTHING_TO_REMEMBER'
+    message: string
+  }
   document_type: string
   mode: 'fast' | 'long-range'
   user_id: string | null

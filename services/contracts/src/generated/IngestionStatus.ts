@@ -19,4 +19,11 @@ export interface IngestionStatus {
    * Ids of the memories the job produced; present once the job has finished.
    */
   memory_ids?: string[]
+  /**
+   * Why a finished job stored what it stored when that is not obvious: NOTHING_TO_REMEMBER when the document held nothing worth remembering (greetings, fillers, questions only); the job is then completed with memory_ids [].
+   */
+  reason?: {
+    code: 'NOTHING_TO_REMEMBER'
+    message: string
+  }
 }

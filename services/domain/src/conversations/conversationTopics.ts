@@ -5,7 +5,6 @@ import { CONVERSATIONS_TOPIC } from '../topology.js'
 export const CONVERSATION_COMPACTED_SUBJECT = `${CONVERSATIONS_TOPIC}-value`
 export const conversationCompactedSchema = readContractSchema('events/ConversationCompacted.v1.schema.json')
 
-export const conversationIdPattern = /^[A-Za-z0-9._:@-]{1,200}$/
 
 export const notFound = (conversationId: string) =>
   new AppError('CONVERSATION_NOT_FOUND', 'Conversation not found', { conversation_id: conversationId })

@@ -87,6 +87,7 @@ export function jobDocumentOf(job: IngestionJobChanged): IngestionJob {
     progress: job.progress,
     errors: job.errors,
     memory_ids: job.memory_ids,
+    ...(job.reason ? { reason: job.reason } : {}),
     updated_at: job.changed_at,
   }
 }

@@ -85,14 +85,22 @@ export function recordStage(
   )
 }
 
+export type JobReason = NonNullable<IngestionJobChanged['reason']>
+
+export const nothingToRemember: JobReason = {
+  code: 'NOTHING_TO_REMEMBER',
+  message: 'The document holds no statement worth remembering (greetings, fillers or questions only)',
+}
+
 /**
- * processing → completed | partial_success | failed. A job completes only when memories were stored and no stage
- * reported an error; memories with errors is a partial success; no memory stored is a failure, and a failure always
- * says why (a job never ends completed, or failed without errors, with nothing stored).
+ * processing → completed | partial_success | failed. A job completes when memories were stored and no stage
+ * reported an error, or when the document held nothing worth remembering (`reason` says so: processing did not
+ * fail, there was nothing to store); memories with errors is a partial success; otherwise no memory stored is a
+ * failure, and a failure always says why.
  */
 export function finishJob(
   job: IngestionJobChanged,
-  outcome: { memoryIds: string[]; errors: StageError[] },
+  outcome: { memoryIds: string[]; errors: StageError[]; reason?: JobReason },
   at: string,
 ): IngestionJobChanged {
   if (job.status !== 'processing') {
@@ -100,6 +108,14 @@ export function finishJob(
   }
   const errors = [...job.errors, ...outcome.errors]
   const stored = outcome.memoryIds.length > 0
+  if (outcome.reason && !stored && errors.length === 0) {
+    const done = { extraction: 1, categorization: 1, entity_resolution: 1, storage: 1 }
+    return next(
+      job,
+      { status: 'completed', errors, memory_ids: [], progress: done, reason: outcome.reason },
+      at,
+    )
+  }
   if (!stored && errors.length === 0) {
     errors.push({
       stage: 'storage',

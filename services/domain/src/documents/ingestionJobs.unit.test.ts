@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import type { DocumentAccepted } from '@memory-service/contracts'
-import { finishJob, isTerminal, queuedJobOf, recordStage, startProcessing } from './ingestionJobs.js'
+import {
+  finishJob,
+  isTerminal,
+  nothingToRemember,
+  queuedJobOf,
+  recordStage,
+  startProcessing,
+} from './ingestionJobs.js'
 
 const accepted: DocumentAccepted = {
   type: 'document_accepted',
@@ -60,6 +67,19 @@ describe('ingestion job transitions', () => {
     expect(silent.errors.map((error) => error.code)).toEqual(['NO_MEMORIES_STORED'])
     // A short path (failing early) ends at the same version as a long one, above every progress version.
     expect(silent.version).toBe(100)
+  })
+
+  it('processing → completed with no memory when the document held nothing to remember, saying so', () => {
+    const job = finishJob(processing(), { memoryIds: [], errors: [], reason: nothingToRemember }, at)
+    expect(job).toMatchObject({ status: 'completed', memory_ids: [], errors: [], reason: nothingToRemember })
+    expect(Object.values(job.progress)).toEqual([1, 1, 1, 1])
+    // A stage that failed is still a failure, whatever else is said about the document.
+    const failed = finishJob(
+      processing(),
+      { memoryIds: [], errors: [extractionError], reason: nothingToRemember },
+      at,
+    )
+    expect(failed.status).toBe('failed')
   })
 
   it('refuses transitions out of order or out of a finished job', () => {

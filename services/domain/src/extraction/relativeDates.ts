@@ -570,6 +570,9 @@ const granularityRank: Record<DateGranularity, number> = {
   year: 5,
 }
 
+/** "every Sunday", "each May", "every other Friday": a habit, not a date; pinning it to one day would be false. */
+const recurrenceBefore = /\b(?:every(?:\s+other|\s+single)?|each)\s+$/i
+
 function candidatesIn(text: string, reference: DayNumber, tense: Tense): Candidate[] {
   const found: Candidate[] = []
   for (const matcher of matchers) {
@@ -580,6 +583,7 @@ function candidatesIn(text: string, reference: DayNumber, tense: Tense): Candida
       const group = matcher.expressionGroup
       const expression = group === undefined ? match[0] : (match[group] ?? match[0])
       const start = match.index + (group === undefined ? 0 : match[0].lastIndexOf(expression))
+      if (recurrenceBefore.test(text.slice(Math.max(0, start - 24), start))) continue
       found.push({ ...resolved, start, end: start + expression.length })
     }
   }

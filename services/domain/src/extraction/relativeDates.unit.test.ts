@@ -150,6 +150,20 @@ describe('resolveDates', () => {
     }
   })
 
+  it('leaves habits undated: "every Sunday" is not one Sunday', () => {
+    for (const text of [
+      'Melanie plays the cello every Sunday.',
+      'Caroline goes hiking each Saturday morning.',
+      'We meet every other Friday.',
+      'Every May we visit my aunt.',
+    ]) {
+      expect(resolveDates(text, monday), text).toEqual({ text, occurredOn: null, dates: [] })
+    }
+    // The habit stays undated while a date in the same sentence is still resolved.
+    const mixed = resolveDates('Since last Friday I run every Tuesday.', monday)
+    expect(mixed.dates.map((date) => date.expression)).toEqual(['last Friday'])
+  })
+
   it('changes nothing when run on its own output', () => {
     const once = resolveDates('Yesterday I said we would meet next week and go out last night.', monday)
     const twice = resolveDates(once.text, monday)

@@ -1,3 +1,4 @@
+import { storeIdOf } from '../externalIds.js'
 /**
  * Idempotency claims, the pure part. A claim records that one request took a client-supplied id (an event_id, a
  * document_id) within an instance. It is written before the event is appended to Kafka (`pending`) and marked
@@ -29,6 +30,7 @@ export function judgeExistingClaim(claim: Claim, nowMs: number, leaseMs: number)
   return nowMs - Date.parse(claim.claimed_at) > leaseMs ? 'abandoned' : 'in_flight'
 }
 
+/** The claim's document id; a client id (a conversation id, a document id) of any length fits Elasticsearch's limit. */
 export function claimDocumentId(claim: Pick<Claim, 'instance_id' | 'kind' | 'client_id'>): string {
-  return `${claim.instance_id}:${claim.kind}:${claim.client_id}`
+  return storeIdOf(claim.instance_id, `${claim.kind}:${claim.client_id}`)
 }

@@ -40,6 +40,11 @@ export interface CreateLoggerOptions {
   /** A file to write to instead of stdout. */
   destination?: string
   /**
+   * Log to stderr instead of stdout: for commands whose stdout is their result (a JSON report piped to jq), so
+   * that log lines never mix with it.
+   */
+  toStderr?: boolean
+  /**
    * Whether the destination is a terminal. By default fd 1 itself is asked (a file destination never is): unlike
    * process.stdout.isTTY, that also answers right in worker threads, whose process.stdout is a pipe to the main
    * thread. Tests set it so that what they check does not depend on where they run.
@@ -55,7 +60,8 @@ export function createLogger(options: CreateLoggerOptions): Logger {
     redact: { paths: redactedPaths, censor: '[redacted]' },
     base: { service: options.name },
   }
-  const isTerminal = options.isTerminal ?? (options.destination === undefined && isatty(1))
+  const fd = options.toStderr ? 2 : 1
+  const isTerminal = options.isTerminal ?? (options.destination === undefined && isatty(fd))
   // A silent logger never writes: no reason to start the pretty printer's worker thread for it.
   const format = level === 'silent' ? 'json' : chooseLogFormat(options.format ?? 'auto', isTerminal)
   if (format === 'pretty') {
@@ -66,7 +72,7 @@ export function createLogger(options: CreateLoggerOptions): Logger {
     const prettyPrinter = pino.transport({
       target: 'pino-pretty',
       options: {
-        destination: options.destination ?? 1,
+        destination: options.destination ?? fd,
         sync: true,
         colorize: isTerminal,
         translateTime: 'SYS:HH:MM:ss.l',
@@ -75,7 +81,7 @@ export function createLogger(options: CreateLoggerOptions): Logger {
     }) as DestinationStream
     return pino(settings, prettyPrinter)
   }
-  if (options.destination !== undefined)
-    return pino(settings, pino.destination({ dest: options.destination, sync: true }))
+  if (options.destination !== undefined || fd !== 1)
+    return pino(settings, pino.destination({ dest: options.destination ?? fd, sync: true }))
   return pino(settings)
 }

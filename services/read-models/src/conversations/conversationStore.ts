@@ -6,7 +6,7 @@ import type {
   UserDataErased,
 } from '@memory-service/contracts'
 import type { Turn } from '@memory-service/domain'
-import { CONVERSATION_TURNS_INDEX, CONVERSATIONS_INDEX, ERASURES_INDEX } from '@memory-service/domain'
+import { CONVERSATION_TURNS_INDEX, CONVERSATIONS_INDEX, ERASURES_INDEX, storeIdOf } from '@memory-service/domain'
 
 /** A turn's document id: event ids are unique within a conversation, not across conversations or instances. */
 export function turnDocumentId(instanceId: string, conversationId: string, eventId: string): string {
@@ -50,8 +50,7 @@ const turnsAfterQuery = (instanceId: string, conversationId: string, position: n
   },
 })
 
-const conversationDocumentId = (instanceId: string, conversationId: string) =>
-  `${instanceId}:${conversationId}`
+const conversationDocumentId = storeIdOf
 
 /** The most turns a context fetch or a compaction reads at once (a conversation beyond it is compacted first). */
 const maxTurnsRead = 10_000
@@ -79,7 +78,7 @@ export function createConversationStore(client: Client) {
   /** When the user was erased (null: never). */
   async function erasureOf(instanceId: string, userId: string): Promise<string | null> {
     const response = await client.get<{ erased_at: string }>(
-      { index: ERASURES_INDEX, id: `${instanceId}:${userId}` },
+      { index: ERASURES_INDEX, id: storeIdOf(instanceId, userId) },
       { ignore: [404] },
     )
     return response.found ? (response._source?.erased_at ?? null) : null
@@ -90,6 +89,18 @@ export function createConversationStore(client: Client) {
      * Erases a user's conversations: the erasure is recorded first (so turns still on their way are not stored
      * after it), then their turns and conversation documents are deleted. Idempotent.
      */
+    /** How many turns and conversation documents the user has now (after a refresh, so the latest count). */
+    async ownedBy(instanceId: string, userId: string): Promise<{ turns: number; conversations: number }> {
+      const owned = [{ term: { instance_id: instanceId } }, { term: { user_id: userId } }]
+      await client.indices.refresh({ index: [CONVERSATION_TURNS_INDEX, CONVERSATIONS_INDEX] })
+      const [turns, conversations] = await Promise.all(
+        [CONVERSATION_TURNS_INDEX, CONVERSATIONS_INDEX].map(
+          async (index) => (await client.count({ index, query: { bool: { filter: owned } } })).count,
+        ),
+      )
+      return { turns: turns ?? 0, conversations: conversations ?? 0 }
+    },
+
     async eraseUser(event: UserDataErased): Promise<{ turns: number; conversations: number }> {
       const owned = [{ term: { instance_id: event.instance_id } }, { term: { user_id: event.user_id } }]
       // A turn or a compaction indexed a moment ago is not searchable before a refresh; the erasure must see it.
@@ -104,7 +115,7 @@ export function createConversationStore(client: Client) {
       const conversationIds = (
         (ids.aggregations?.conversations as { buckets?: { key: string }[] } | undefined)?.buckets ?? []
       ).map((bucket) => bucket.key)
-      const id = `${event.instance_id}:${event.user_id}`
+      const id = storeIdOf(event.instance_id, event.user_id)
       const previous = await client.get<{ conversation_ids?: string[] }>(
         { index: ERASURES_INDEX, id },
         { ignore: [404] },
@@ -128,7 +139,7 @@ export function createConversationStore(client: Client) {
     async writeTurns(turns: { event: ConversationEventRecorded; position: number }[]): Promise<void> {
       if (turns.length === 0) return
       // Turns of an erased user received before the erasure are not stored (a replay of the log, a late delivery).
-      const keys = [...new Set(turns.map(({ event }) => `${event.instance_id}:${event.user_id}`))]
+      const keys = [...new Set(turns.map(({ event }) => storeIdOf(event.instance_id, event.user_id)))]
       const { docs } = await client.mget<{ erased_at: string }>({ index: ERASURES_INDEX, ids: keys })
       const erasures = new Map(
         docs.flatMap((doc) =>
@@ -136,7 +147,7 @@ export function createConversationStore(client: Client) {
         ),
       )
       turns = turns.filter(({ event }) => {
-        const erased = erasures.get(`${event.instance_id}:${event.user_id}`)
+        const erased = erasures.get(storeIdOf(event.instance_id, event.user_id))
         return erased === undefined || event.received_at > erased
       })
       if (turns.length === 0) return

@@ -16,6 +16,8 @@ export interface MemoryStore {
     instanceId: string,
     query: MemoryListQuery & { page: number; page_size: number },
   ): Promise<{ items: StoredMemory[]; total: number }>
+  /** How many memories the instance holds now (deleted and erased ones are gone from the index). */
+  count(instanceId: string): Promise<number>
 }
 
 export function createMemoryStore(client: Client, index: string = MEMORIES_ALIAS): MemoryStore {
@@ -52,6 +54,10 @@ export function createMemoryStore(client: Client, index: string = MEMORIES_ALIAS
         items: response.hits.hits.flatMap((hit) => (hit._source ? [hit._source] : [])),
         total: typeof total === 'number' ? total : (total?.value ?? 0),
       }
+    },
+    async count(instanceId) {
+      const response = await client.count({ index, query: { term: { instance_id: instanceId } } })
+      return response.count
     },
   }
 }

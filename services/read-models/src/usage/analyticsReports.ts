@@ -1,3 +1,4 @@
+import type { MemoryStore } from '../memories/memoryStore.js'
 import { healthOf } from '@memory-service/domain'
 import type {
   AnalyticsLatencyResponse,
@@ -16,7 +17,12 @@ export const summaryPeriodHours = { '24h': 24, '7d': 168, '30d': 720, '90d': 216
 export type SummaryPeriod = keyof typeof summaryPeriodHours
 
 /** The four analytics reports of the spec, from the roll-ups; ranges validated, empty buckets zero-filled. */
-export function createAnalyticsReports(store: AnalyticsStore, prices: ReadonlyMap<string, TokenPrice>) {
+export function createAnalyticsReports(
+  store: AnalyticsStore,
+  prices: ReadonlyMap<string, TokenPrice>,
+  /** What is stored now comes from the memories read model: usage events count what was stored, not what remains. */
+  memories: Pick<MemoryStore, 'count'>,
+) {
   return {
     async metrics(
       instanceId: string,
@@ -148,10 +154,10 @@ export function createAnalyticsReports(store: AnalyticsStore, prices: ReadonlyMa
       const end = new Date(Math.ceil(now.getTime() / 3_600_000) * 3_600_000)
       const start = new Date(end.getTime() - hours * 3_600_000)
       const previousStart = new Date(start.getTime() - hours * 3_600_000)
-      const [current, previous, storedEver] = await Promise.all([
+      const [current, previous, storedNow] = await Promise.all([
         store.periodTotals(instanceId, { from: start, to: end }),
         store.periodTotals(instanceId, { from: previousStart, to: start }),
-        store.memoriesStoredEver(instanceId),
+        memories.count(instanceId),
       ])
       const tokens = (totals: PeriodTotals) =>
         totals.tokensByModel.reduce(
@@ -170,7 +176,7 @@ export function createAnalyticsReports(store: AnalyticsStore, prices: ReadonlyMa
         period,
         api_calls: { total: current.apiCalls, change_pct: changePct(current.apiCalls, previous.apiCalls) },
         memories: {
-          total_stored: storedEver,
+          total_stored: storedNow,
           created_in_period: current.memoriesStored,
           change_pct: changePct(current.memoriesStored, previous.memoriesStored),
         },

@@ -147,16 +147,6 @@ export function createAnalyticsStore(clickhouse: ClickhouseStore) {
         tokensByModel,
       }
     },
-
-    /** Memories stored by the instance since the beginning (day buckets are kept forever). */
-    async memoriesStoredEver(instanceId: string): Promise<number> {
-      const [row] = await clickhouse.query<{ total: number }>(
-        `SELECT sum(total) AS total FROM ${table('day')}
-          WHERE instance_id = {instance:String} AND metric = 'memories_stored'`,
-        { instance: instanceId },
-      )
-      return row?.total ?? 0
-    },
   }
 }
 
