@@ -236,7 +236,7 @@ describe('POST /v1/events/batch', () => {
       { event_type: 'user_message', conversation_id: 'c', user_id: 'u' },
       { event_type: 'shout', conversation_id: 'c', user_id: 'u', content: 'x' },
       { event_type: 'session_started', conversation_id: 'c', user_id: 'u', content: 'x' },
-      { event_type: 'user_message', conversation_id: 'has space', user_id: 'u', content: 'x' },
+      { event_type: 'user_message', conversation_id: 'line\nbreak', user_id: 'u', content: 'x' },
       { event_type: 'user_message', conversation_id: 'c', user_id: 'u', content: 'x', extra: true },
       {
         event_type: 'user_message',
@@ -253,7 +253,7 @@ describe('POST /v1/events/batch', () => {
       'content is required for user_message',
       'event_type must be one of: user_message, assistant_message, system_message, tool_message, session_started, session_ended',
       'content is not allowed on session_started',
-      'conversation_id must match pattern "^[A-Za-z0-9._:@-]+$"',
+      'conversation_id must not contain control characters',
       'extra is not a known field',
       'occurred_at must match format "date-time"',
       'content must NOT have more than 32768 characters',

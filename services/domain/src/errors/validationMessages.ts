@@ -1,3 +1,5 @@
+import { externalIdSchemaPattern } from '../externalIds.js'
+
 /** The parts of an Ajv error that the messages use (Ajv's and fastify's error objects both have them). */
 export interface ValidationIssue {
   keyword: string
@@ -25,6 +27,11 @@ export function messageOfIssue(issue: ValidationIssue): string {
       return 'is not a known field'
     case 'enum':
       return `must be one of: ${(issue.params.allowedValues as unknown[]).map(String).join(', ')}`
+    case 'pattern':
+      // The identifier rule's pattern is unreadable as text; say what it means.
+      return issue.params.pattern === externalIdSchemaPattern
+        ? 'must not contain control characters'
+        : (issue.message ?? 'is invalid')
     default:
       return issue.message ?? 'is invalid'
   }
