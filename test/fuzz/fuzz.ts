@@ -1,0 +1,112 @@
+/**
+ * `npm run test:fuzz`: schemathesis (property-based requests generated from the served OpenAPI document) against
+ * the whole product on the real engines, every operation, valid and invalid inputs, with an admin key of a fresh
+ * instance. It fails on any 5xx and on any status code the document does not list for that operation.
+ *
+ * Bounded in time: FUZZ_SECONDS (default 900) for the run, FUZZ_EXAMPLES (default 400) cases per operation and
+ * phase. schemathesis is a Python tool; it is installed once, pinned, into a virtual environment in the download
+ * cache (MEMORY_SERVICE_CACHE_DIR, default ~/.cache/memory-service), never into the repository.
+ */
+import { spawn, spawnSync } from 'node:child_process'
+import { once } from 'node:events'
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { defaultCacheDir } from '@memory-service/engines'
+import { startBench } from '../bench/benchSetup.js'
+
+const schemathesisVersion = '4.32.5'
+const seconds = Number(process.env.FUZZ_SECONDS ?? 900)
+const examples = Number(process.env.FUZZ_EXAMPLES ?? 400)
+const cacheDir = defaultCacheDir(process.env)
+const venv = join(cacheDir, `schemathesis-${schemathesisVersion}`)
+const schemathesis = join(venv, 'bin', 'schemathesis')
+
+function run(command: string, args: string[]): void {
+  const result = spawnSync(command, args, { stdio: 'inherit' })
+  if (result.status !== 0)
+    throw new Error(`${command} ${args.join(' ')} exited with ${String(result.status)}`)
+}
+
+if (!existsSync(schemathesis)) {
+  console.log(`[fuzz] installing schemathesis ${schemathesisVersion} into ${venv}`)
+  mkdirSync(cacheDir, { recursive: true })
+  run('python3', ['-m', 'venv', venv])
+  run(join(venv, 'bin', 'pip'), ['install', '--quiet', `schemathesis==${schemathesisVersion}`])
+}
+
+const bench = await startBench('fuzz', ['gateway', 'pipeline', 'projectors'])
+const eventLog = join(process.cwd(), 'test-results', 'fuzz', 'events.ndjson')
+let exitCode = 1
+try {
+  console.log(`[fuzz] ${bench.baseUrl}, instance ${bench.instance.instance_id}, up to ${String(seconds)} s`)
+  // Not spawnSync: the services answer from this very process, so its event loop must keep running.
+  const fuzz = spawn(
+    schemathesis,
+    [
+      'run',
+      `${bench.baseUrl}/openapi.json`,
+      // The first answer waits for the services to settle (projectors catching up on the log share the process).
+      '--wait-for-schema',
+      '120',
+      '--header',
+      `Authorization: Bearer ${bench.apiKey}`,
+      '--checks',
+      'not_a_server_error,status_code_conformance',
+      '--phases',
+      'examples,coverage,fuzzing',
+      '--max-examples',
+      String(examples),
+      '--max-time',
+      String(seconds),
+      '--workers',
+      '4',
+      '--request-timeout',
+      '30',
+      '--seed',
+      process.env.FUZZ_SEED ?? '20261123',
+      // Examples found are not kept between runs (a database would land in the repository's folder).
+      '--generation-database',
+      'none',
+      '--no-color',
+      '--output-sanitize',
+      'true',
+      '--report',
+      'ndjson',
+      '--report-ndjson-path',
+      eventLog,
+    ],
+    { stdio: 'inherit', timeout: (seconds + 300) * 1000 },
+  )
+  const [code] = (await once(fuzz, 'exit')) as [number | null]
+  exitCode = code ?? 1
+  const statuses = statusesAnswered(eventLog)
+  const requests = [...statuses.values()].reduce((sum, count) => sum + count, 0)
+  const histogram = [...statuses]
+    .sort(([a], [b]) => a - b)
+    .map(([status, count]) => `${String(status)}: ${String(count)}`)
+  console.log(
+    `[fuzz] ${String(requests)} requests (${histogram.join(', ')}); schemathesis exited ${String(exitCode)}`,
+  )
+} finally {
+  await bench.close()
+}
+process.exit(exitCode)
+
+/** Responses by status, counted from schemathesis' own event log (each finished scenario lists its calls). */
+function statusesAnswered(file: string): Map<number, number> {
+  const statuses = new Map<number, number>()
+  if (!existsSync(file)) return statuses
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (!line.includes('"ScenarioFinished"')) continue
+    const event = JSON.parse(line) as {
+      ScenarioFinished?: {
+        recorder?: { interactions?: Record<string, { response?: { status_code?: number } }> }
+      }
+    }
+    for (const { response } of Object.values(event.ScenarioFinished?.recorder?.interactions ?? {})) {
+      if (response?.status_code !== undefined)
+        statuses.set(response.status_code, (statuses.get(response.status_code) ?? 0) + 1)
+    }
+  }
+  return statuses
+}
