@@ -258,6 +258,7 @@ export interface ErrorDescription {
 const tenancy = { title: 'Tenancy and authentication', href: 'api/tenancy-and-auth.md' }
 const configVersions = { title: 'Configuration versions', href: 'api/configuration-versions.md' }
 const conversations = { title: 'Conversations', href: 'api/conversations.md' }
+const webhooks = { title: 'Webhooks', href: 'api/webhooks.md' }
 const documents = { title: 'Documents and memories', href: 'api/documents-and-memories.md' }
 
 /**
@@ -408,8 +409,32 @@ export const errorDescriptions: Record<ErrorCode, ErrorDescription> = {
     here: { when: 'applying the version that is active', details: '`config_id`, `applied_at`' },
     see: [configVersions],
   },
+  WEBHOOK_NOT_FOUND: {
+    here: {
+      when: 'an unknown webhook id, or one of another instance, or one that was deleted',
+      details: '`webhook_id`',
+    },
+    see: [webhooks],
+  },
+  WEBHOOK_DELIVERY_NOT_FOUND: {
+    here: {
+      when: 'an unknown delivery id, or one of another webhook',
+      details: '`webhook_id`, `delivery_id`',
+    },
+    see: [webhooks],
+  },
+  WEBHOOK_DISABLED: {
+    here: {
+      when: 'a redelivery to a disabled webhook (re-enable it first with `PATCH {status: "active"}`)',
+      details: '`webhook_id`, `disabled_reason`',
+    },
+    see: [webhooks],
+  },
   RATE_LIMITED: {
-    spec: { condition: 'key exceeded its window', details: 'limit, remaining, reset_at, retry_after_seconds' },
+    spec: {
+      condition: 'key exceeded its window',
+      details: 'limit, remaining, reset_at, retry_after_seconds',
+    },
     here: {
       when: 'the key’s bucket is empty',
       details: '`limit`, `remaining`, `reset_at`, `retry_after_seconds`',
@@ -434,7 +459,9 @@ export const errorDescriptions: Record<ErrorCode, ErrorDescription> = {
   },
 }
 
-const grpcStatusNames = new Map<number, string>(Object.entries(GrpcStatus).map(([name, value]) => [value, name]))
+const grpcStatusNames = new Map<number, string>(
+  Object.entries(GrpcStatus).map(([name, value]) => [value, name]),
+)
 
 const errorsIntro = `# Errors
 
@@ -465,7 +492,11 @@ class each status becomes: [Client and agents](api/client-and-agents.md#the-rest
 - Errors of an ingestion job's stages (\`EXTRACTION_*\`, \`EMBEDDING_*\`, \`NOTHING_TO_REMEMBER\`, …) are in the
   job's \`errors\`, not in an error body ([the memory pipeline](pipeline.md#ingestion-job-states)).`
 
-function describeError(code_: ErrorCode, definition: ErrorCodeDefinition, description: ErrorDescription): string {
+function describeError(
+  code_: ErrorCode,
+  definition: ErrorCodeDefinition,
+  description: ErrorDescription,
+): string {
   const grpc = grpcStatusNames.get(definition.grpcStatus) ?? String(definition.grpcStatus)
   const lines = [
     `### ${code(code_)}`,
@@ -474,9 +505,7 @@ function describeError(code_: ErrorCode, definition: ErrorCodeDefinition, descri
     '',
   ]
   if (description.spec) {
-    lines.push(
-      wrap(`- Spec: “${description.spec.condition}”; details: “${description.spec.details}”.`, '  '),
-    )
+    lines.push(wrap(`- Spec: “${description.spec.condition}”; details: “${description.spec.details}”.`, '  '))
   } else {
     lines.push('- Spec: not in its Errors table; a code of this service.')
   }
@@ -495,7 +524,9 @@ export function renderErrorsPage(
   const codes = Object.keys(catalog) as ErrorCode[]
   const undescribed = codes.filter((entry) => descriptions[entry] === undefined)
   if (undescribed.length > 0) {
-    throw new Error(`errorDescriptions in generateDocs.ts lacks ${undescribed.join(', ')}: describe each new code`)
+    throw new Error(
+      `errorDescriptions in generateDocs.ts lacks ${undescribed.join(', ')}: describe each new code`,
+    )
   }
   const rows = codes.map((entry) => {
     const definition = catalog[entry] as ErrorCodeDefinition

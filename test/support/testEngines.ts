@@ -87,7 +87,14 @@ export async function readTopicToEnd<T>(
  * and a new instance with a generous enterprise
  * limit, usable once the gateway has read it from the control topic.
  */
-export async function startGatewayWithInstance(name: string, options: { withWorkers?: boolean } = {}) {
+export async function startGatewayWithInstance(
+  name: string,
+  options: {
+    withWorkers?: boolean
+    /** Configuration variables for this file's services (a fast webhook retry schedule, say). */
+    env?: Partial<NodeJS.ProcessEnv>
+  } = {},
+) {
   const { startServices } = await import('../../services/cli/src/startServices.js')
   const { withInjectedFaults } = await import('./faultInjection.js')
   const shared = {
@@ -103,6 +110,7 @@ export async function startGatewayWithInstance(name: string, options: { withWork
     RATE_LIMIT_GROUP: rateLimitGroup,
     PIPELINE_RETRY_BASE_MS: '20',
     PIPELINE_MAX_ATTEMPTS: '3',
+    ...options.env,
   })
   const logger = testLogger()
   const kafka = shared.createKafka({ brokers: config.kafka.brokers, clientId: `${name}-e2e`, logger })

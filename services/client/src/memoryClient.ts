@@ -41,6 +41,13 @@ import type {
   Readiness,
   TranscriptAccepted,
   TranscriptRequest,
+  CreatedWebhook,
+  Webhook,
+  WebhookCreateRequest,
+  WebhookDelivery,
+  WebhookDeliveryList,
+  WebhookList,
+  WebhookUpdateRequest,
 } from '@memory-service/contracts'
 import { errorForStatus, MemoryServiceClientError } from './errors.js'
 import {
@@ -273,6 +280,30 @@ export function createMemoryClient(options: MemoryClientOptions = {}) {
       current: (instanceId: string) => get<CurrentConfig>(`/dashboard/configs/${segment(instanceId)}`),
       history: (instanceId: string) =>
         get<ConfigHistory>(`/dashboard/configs/${segment(instanceId)}/history`),
+    },
+
+    webhooks: {
+      /** Registers a webhook; the answer's `secret` (whsec_…) is shown this once: keep it to verify deliveries. */
+      create: (body: WebhookCreateRequest) => post<CreatedWebhook>('/v1/webhooks', body),
+      list: (query: PageQuery = {}) => get<WebhookList>('/v1/webhooks', { ...query }),
+      get: (webhookId: string) => get<Webhook>(`/v1/webhooks/${segment(webhookId)}`),
+      update: (webhookId: string, body: WebhookUpdateRequest) =>
+        request<Webhook>('PATCH', `/v1/webhooks/${segment(webhookId)}`, { body, idempotent: true }),
+      delete: (webhookId: string) =>
+        request<undefined>('DELETE', `/v1/webhooks/${segment(webhookId)}`, {
+          accept: [204],
+          idempotent: true,
+        }),
+      /** Newest first, with each delivery's status, attempts, last status code and error, and next attempt. */
+      deliveries: (webhookId: string, query: PageQuery = {}) =>
+        get<WebhookDeliveryList>(`/v1/webhooks/${segment(webhookId)}/deliveries`, { ...query }),
+      /** Sends a delivery again now (same webhook-id); ConflictError (WEBHOOK_DISABLED) while the webhook is disabled. */
+      redeliver: (webhookId: string, deliveryId: string) =>
+        post<WebhookDelivery>(
+          `/v1/webhooks/${segment(webhookId)}/deliveries/${segment(deliveryId)}/redeliver`,
+          undefined,
+          { accept: [202], idempotent: true },
+        ),
     },
   }
 }

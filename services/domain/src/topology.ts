@@ -23,6 +23,7 @@ export const serviceConsumerGroups = {
   graph: 'memory-projector-graph',
   analytics: 'memory-projector-analytics',
   conversations: 'memory-projector-conversations',
+  webhooks: 'memory-webhooks',
 } as const
 
 /** Elasticsearch. Readers and the vector projection use the alias; generations behind it are swapped by a rebuild. */
@@ -35,6 +36,8 @@ export const CONVERSATIONS_INDEX = 'mem-conversations-v1'
 export const ERASURES_INDEX = 'mem-erasures-v1'
 /** Claims of document ingestions (documents are idempotent by their document_id). */
 export const IDEMPOTENCY_INDEX = 'mem-idempotency-v1'
+/** Webhook deliveries by delivery id (derived from webhook and source event), with their attempts. */
+export const WEBHOOK_DELIVERIES_INDEX = 'mem-webhook-deliveries-v1'
 
 /** ClickHouse tables of the usage read model (infra/clickhouse/*.sql creates them). */
 export const usageTables = {

@@ -9,7 +9,12 @@ import { type ControlState } from '@memory-service/domain'
 import { type Logger } from '@memory-service/engines'
 import { type Readiness } from '@memory-service/contracts'
 import { contractSchemaPath } from '@memory-service/contracts/files'
-import { type TenancyCommands, type Conversations, type UserErasure } from '@memory-service/commands'
+import {
+  type TenancyCommands,
+  type Conversations,
+  type UserErasure,
+  type WebhookCommands,
+} from '@memory-service/commands'
 import { type EventRecorder } from '@memory-service/log'
 import { type AnalyticsReports } from '@memory-service/read-models'
 import { CORRELATION_ID_RESPONSE_HEADER, correlationIdFrom } from './http/correlationId.js'
@@ -27,6 +32,7 @@ import { registerInstanceRoutes } from './routes/instanceRoutes.js'
 import { registerConfigRoutes, type ConfigRouteDependencies } from './routes/configRoutes.js'
 import { registerConversationRoutes } from './routes/conversationRoutes.js'
 import { registerUserRoutes } from './routes/userRoutes.js'
+import { registerWebhookRoutes, webhookEventsOpenApi } from './routes/webhookRoutes.js'
 
 const restSchemasDir = dirname(contractSchemaPath('rest/Memory.schema.json'))
 
@@ -56,6 +62,8 @@ export interface RouteDependencies extends MemoryRouteDependencies {
   conversations: Conversations
   /** Erasing a user's data. */
   erasure: UserErasure
+  /** Webhook registrations and their deliveries. */
+  webhooks: WebhookCommands
 }
 
 export interface AppDependencies extends RouteDependencies {
@@ -83,6 +91,7 @@ const requiredDependencies: Record<keyof RouteDependencies | 'logger', true> = {
   configs: true,
   conversations: true,
   erasure: true,
+  webhooks: true,
 }
 
 /** @throws Error naming every missing dependency: a route that cannot be served is a start-up error, not a 404. */
@@ -104,6 +113,8 @@ const openApiOptions: FastifyDynamicSwaggerOptions = {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key' } },
     },
     security: [{ bearer: [] }],
+    // What the service sends to registered webhooks (docs/api/webhooks.md).
+    webhooks: webhookEventsOpenApi,
   },
   refResolver: {
     // Component names from the schema files: `Instance.schema.json` becomes `#/components/schemas/Instance`.
@@ -196,6 +207,7 @@ export function buildApp(deps: AppDependencies): FastifyInstance {
     registerConfigRoutes(routes, deps)
     registerConversationRoutes(routes, deps.conversations)
     registerUserRoutes(routes, deps.erasure)
+    registerWebhookRoutes(routes, deps.webhooks)
   })
   return app
 }

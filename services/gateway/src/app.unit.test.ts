@@ -173,6 +173,7 @@ describe('API reference', () => {
       ],
       'POST /v1/conversations/{conversation_id}/transcript': ['TRANSCRIPT_CONFLICT'],
       'POST /v1/conversations/{conversation_id}/compact': ['COMPACTION_IN_PROGRESS'],
+      'POST /v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver': ['WEBHOOK_DISABLED'],
     })
   })
 })

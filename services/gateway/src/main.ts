@@ -15,6 +15,7 @@ import {
   conversationCompactedSchema,
   CONVERSATION_EVENTS_TOPIC,
   createControlEventFactory,
+  createWebhookEventFactory,
   DOCUMENT_SUBJECT,
   documentAcceptedSchema,
   INGESTION_JOBS_INDEX,
@@ -33,6 +34,7 @@ import {
   createMemoryEditor,
   createTenancyCommands,
   createUserErasure,
+  createWebhookCommands,
   createWriteSide,
   USER_DATA_ERASED_SUBJECT,
   userDataErasedSchema,
@@ -43,9 +45,11 @@ import {
   createAnalyticsStore,
   createConfigReports,
   createConversationStore,
+  createDeliveryStore,
   createMemorySearch,
   createMemoryStore,
   type MemorySearch,
+  webhookSettingsOf,
 } from '@memory-service/read-models'
 import { createElasticsearchStore } from '@memory-service/engines'
 import type { CreatedInstance } from '@memory-service/contracts'
@@ -150,6 +154,7 @@ export async function startGatewayService(
     embedder: await sharedQueryEmbedder(runtime),
   })
   const conversationStore = createConversationStore(engines.elasticsearch)
+  const webhookSettings = webhookSettingsOf(config.webhooks, (message) => logger.warn(message))
   const gateway = await startGateway(
     config,
     {
@@ -204,6 +209,13 @@ export async function startGatewayService(
         producer,
         conversations: conversationStore,
         logger,
+      }),
+      webhooks: createWebhookCommands({
+        control,
+        events: createWebhookEventFactory(),
+        secrets: webhookSettings.secrets,
+        urlPolicy: webhookSettings.urlPolicy,
+        deliveries: createDeliveryStore(engines.elasticsearch),
       }),
       ...(config.events.anticipationConcurrency > 0
         ? {

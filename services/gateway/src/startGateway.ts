@@ -35,6 +35,7 @@ export interface GatewayDependencies {
   configs: AppDependencies['configs']
   conversations: AppDependencies['conversations']
   erasure: AppDependencies['erasure']
+  webhooks: AppDependencies['webhooks']
   /** Pushed context after user turns, on event streams that subscribed. */
   anticipation?: EventStreamDependencies['anticipation']
   recordUsage?: AppDependencies['recordUsage']
@@ -77,6 +78,7 @@ export async function startGateway(
     configs: deps.configs,
     conversations: deps.conversations,
     erasure: deps.erasure,
+    webhooks: deps.webhooks,
     ...(deps.recordUsage ? { recordUsage: deps.recordUsage } : {}),
     rateLimiter,
   })

@@ -15,8 +15,13 @@ import {
   usageRecordedSchema,
 } from '@memory-service/domain'
 import { createCompactor, createConfigCommands, createWriteSide } from '@memory-service/commands'
-import { createAutomaticCompaction, createConversationStore } from '@memory-service/read-models'
+import {
+  createAutomaticCompaction,
+  createConversationStore,
+  webhookSettingsOf,
+} from '@memory-service/read-models'
 import { startProjectors } from './startProjectors.js'
+import { startWebhooks } from './startWebhooks.js'
 
 export async function startProjectorsService(runtime: ProcessRuntime): Promise<void> {
   const { config, engines } = runtime
@@ -58,4 +63,11 @@ export async function startProjectorsService(runtime: ProcessRuntime): Promise<v
     onConversationsGrown: (conversations) => automaticCompaction.grown(conversations),
   })
   runtime.onClose(() => projectors.close())
+  const webhooks = await startWebhooks({
+    engines,
+    control,
+    settings: webhookSettingsOf(config.webhooks, (message) => logger.warn(message)),
+    logger,
+  })
+  runtime.onClose(() => webhooks.close())
 }

@@ -32,5 +32,7 @@ export interface ApiKeyIssued {
     | 'configs:write'
     | 'configs:review'
     | 'configs:apply'
+    | 'webhooks:read'
+    | 'webhooks:write'
   )[]
 }

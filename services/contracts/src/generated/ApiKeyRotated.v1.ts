@@ -33,5 +33,7 @@ export interface ApiKeyRotated {
     | 'configs:write'
     | 'configs:review'
     | 'configs:apply'
+    | 'webhooks:read'
+    | 'webhooks:write'
   )[]
 }

@@ -18,9 +18,42 @@ export interface ConversationContext {
     content: string
     occurred_at: string
   }[]
-  memories: (Memory & {
-    score?: number
-  })[]
+  /**
+   * Items: A memory (every field of Memory) with its relevance score for the query or the last user turn.
+   */
+  memories: {
+    id: string
+    type: 'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event'
+    content: string
+    confidence: number
+    entities: {
+      canonical_name: string
+      /**
+       * person, location, organization, date, event, object or other
+       */
+      type: string
+      entity_id: string
+    }[]
+    scope: {
+      user_id: string | null
+      customer_id: string | null
+      client_id: string
+    }
+    source: {
+      ingestion_id: string
+      document_type: string
+      document_created_at: string
+    }
+    metadata: {
+      [k: string]: unknown
+    }
+    created_at: string
+    updated_at: string | null
+    /**
+     * Relevance after fusion and reranking; comparable within one response only, higher is better.
+     */
+    score: number
+  }[]
   token_budget: number
   tokens_used: number
   /**
@@ -28,36 +61,4 @@ export interface ConversationContext {
    */
   omitted_turns: number
   took_ms: number
-}
-/**
- * A memory extracted from a document (spec: Resources → Memory).
- */
-export interface Memory {
-  id: string
-  type: 'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event'
-  content: string
-  confidence: number
-  entities: {
-    canonical_name: string
-    /**
-     * person, location, organization, date, event, object or other
-     */
-    type: string
-    entity_id: string
-  }[]
-  scope: {
-    user_id: string | null
-    customer_id: string | null
-    client_id: string
-  }
-  source: {
-    ingestion_id: string
-    document_type: string
-    document_created_at: string
-  }
-  metadata: {
-    [k: string]: unknown
-  }
-  created_at: string
-  updated_at: string | null
 }

@@ -166,4 +166,39 @@ export interface ServiceConfig {
      */
     tokenPrices: string[]
   }
+  /**
+   * Ingestion webhooks: how deliveries are signed, where they may go and how they are retried.
+   */
+  webhooks: {
+    /**
+     * 32 bytes (64 hex characters or base64) that encrypt webhook signing secrets in the log (AES-256-GCM). Every process must have the same. When absent, a fixed development key is used and a warning is logged: set it in production.
+     */
+    secretKey?: string
+    /**
+     * Comma-separated hosts a webhook may target over plain http and at private or loopback addresses (the address checks are skipped for them). Every other host needs https and a public address, checked at registration and again after DNS resolution at each send.
+     */
+    allowedHosts: string[]
+    /**
+     * Comma-separated delays before each retry of a failed delivery; the last one repeats.
+     *
+     * @minItems 1
+     */
+    retrySchedule: [string, ...string[]]
+    /**
+     * How long a delivery is retried; after it the delivery fails and its webhook is disabled with the reason.
+     */
+    retryWindow: string
+    /**
+     * How long one attempt waits for the receiver's answer.
+     */
+    timeoutMs: number
+    /**
+     * Deliveries in flight at once per projectors process.
+     */
+    concurrency: number
+    /**
+     * How often the sender looks for due deliveries.
+     */
+    pollIntervalMs: number
+  }
 }

@@ -13,6 +13,9 @@ describe('error catalog', () => {
         | 'DOCUMENT_ALREADY_INGESTED'
         | 'TRANSCRIPT_CONFLICT'
         | 'COMPACTION_IN_PROGRESS'
+        | 'WEBHOOK_NOT_FOUND'
+        | 'WEBHOOK_DELIVERY_NOT_FOUND'
+        | 'WEBHOOK_DISABLED'
       >,
       number
     > = {
@@ -41,6 +44,10 @@ describe('error catalog', () => {
     expect(errorCatalog.DOCUMENT_ALREADY_INGESTED.httpStatus).toBe(409)
     expect(errorCatalog.TRANSCRIPT_CONFLICT.httpStatus).toBe(409)
     expect(errorCatalog.COMPACTION_IN_PROGRESS.httpStatus).toBe(409)
+    // Webhooks (the spec leaves them to us): a missing webhook or delivery, a redelivery to a disabled webhook.
+    expect(errorCatalog.WEBHOOK_NOT_FOUND.httpStatus).toBe(404)
+    expect(errorCatalog.WEBHOOK_DELIVERY_NOT_FOUND.httpStatus).toBe(404)
+    expect(errorCatalog.WEBHOOK_DISABLED.httpStatus).toBe(409)
   })
 
   it('marks exactly 429, 500 and 503 as retryable, as the spec advises', () => {

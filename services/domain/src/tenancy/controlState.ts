@@ -12,8 +12,10 @@ import {
   type ConfigVersions,
 } from '../configs/configVersions.js'
 import type { Permission } from './permissions.js'
+import { applyWebhookEvent, type WebhookEvent, type WebhookRecord } from '../webhooks/webhookRegistry.js'
 
-export type ControlEvent = InstanceCreated | ApiKeyIssued | ApiKeyRotated | ApiKeyRevoked | ConfigEvent
+export type ControlEvent =
+  InstanceCreated | ApiKeyIssued | ApiKeyRotated | ApiKeyRevoked | ConfigEvent | WebhookEvent
 
 export type KeyStatus = 'active' | 'rotated' | 'revoked'
 
@@ -36,6 +38,8 @@ export interface ControlState {
   configs: ConfigVersions
   keysByHash: Map<string, KeyRecord>
   keysById: Map<string, KeyRecord>
+  /** Registered webhooks by id (deleted ones are removed). */
+  webhooks: Map<string, WebhookRecord>
   appliedEventIds: Set<string>
 }
 
@@ -45,6 +49,7 @@ export function emptyControlState(): ControlState {
     configs: emptyConfigVersions(),
     keysByHash: new Map(),
     keysById: new Map(),
+    webhooks: new Map(),
     appliedEventIds: new Set(),
   }
 }
@@ -128,6 +133,11 @@ function applyNew(state: ControlState, event: ControlEvent): ApplyOutcome {
     case 'config_rebuild_changed':
       if (!state.instances.has(event.instance_id)) return { applied: false, reason: 'unknown instance' }
       return applyConfigEvent(state.configs, event)
+    case 'webhook_registered':
+    case 'webhook_changed':
+    case 'webhook_deleted':
+      if (!state.instances.has(event.instance_id)) return { applied: false, reason: 'unknown instance' }
+      return applyWebhookEvent(state.webhooks, event)
   }
 }
 

@@ -13,6 +13,8 @@ export const allPermissions: readonly Permission[] = [
   'configs:write',
   'configs:review',
   'configs:apply',
+  'webhooks:read',
+  'webhooks:write',
 ]
 
 /**
@@ -21,7 +23,7 @@ export const allPermissions: readonly Permission[] = [
  */
 export const permissionPresets = {
   admin: allPermissions,
-  'read-only': ['instances:read', 'memories:read', 'analytics:read', 'configs:read'],
+  'read-only': ['instances:read', 'memories:read', 'analytics:read', 'configs:read', 'webhooks:read'],
   ingest: ['memories:read', 'memories:write', 'events:write'],
 } as const satisfies Record<string, readonly Permission[]>
 

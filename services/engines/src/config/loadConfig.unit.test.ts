@@ -19,6 +19,14 @@ describe('loadConfig', () => {
       clickhouse: { database: 'memory_service' },
       log: { level: 'info' },
       stateDir: '/srv/memory',
+      webhooks: {
+        allowedHosts: ['localhost', '127.0.0.1', '::1'],
+        retrySchedule: ['5s', '1m', '5m', '30m', '2h', '5h'],
+        retryWindow: '24h',
+        timeoutMs: 10000,
+        concurrency: 16,
+        pollIntervalMs: 500,
+      },
       extraction: { provider: 'builtin' },
       llm: { timeoutMs: 60000 },
       embeddings: {

@@ -22,6 +22,9 @@ const controlEventTitles: Record<ControlEvent['type'], string> = {
   config_version_reviewed: 'ConfigVersionReviewed',
   config_version_applied: 'ConfigVersionApplied',
   config_rebuild_changed: 'ConfigRebuildChanged',
+  webhook_registered: 'WebhookRegistered',
+  webhook_changed: 'WebhookChanged',
+  webhook_deleted: 'WebhookDeleted',
 }
 
 /** Subjects follow Confluent's TopicRecordNameStrategy: one topic carries several event types. */
@@ -44,6 +47,11 @@ export interface ControlPlane {
    * model has applied them, so the caller reads its own write. Returns whether each event took effect.
    */
   append(events: ControlEvent[], correlationId: string): Promise<boolean[]>
+  /**
+   * Whether this process's read model applied the event with this id (false: read and refused, such as a
+   * rebuild report of a runner that does not own the rebuild), or undefined while it has not read it yet.
+   */
+  outcomeOf(eventId: string): boolean | undefined
   close(): Promise<void>
 }
 
@@ -173,6 +181,7 @@ export async function createControlPlane(options: ControlPlaneOptions): Promise<
       }
       return events.map((event) => outcomes.get(event.event_id) ?? false)
     },
+    outcomeOf: (eventId) => outcomes.get(eventId),
     async close() {
       await Promise.allSettled([consumer.disconnect(), producer.close()])
     },
