@@ -29,7 +29,7 @@ import { registerMemoryRoutes, type MemoryRouteDependencies } from './routes/mem
 import { registerAnalyticsRoutes } from './routes/analyticsRoutes.js'
 import { recordApiUsage, type RecordUsage } from './http/usageRecording.js'
 import { registerInstanceRoutes } from './routes/instanceRoutes.js'
-import { registerConfigRoutes, type ConfigRouteDependencies } from './routes/configRoutes.js'
+import { registerConfigRoutes, withConfigProposalBody, type ConfigRouteDependencies } from './routes/configRoutes.js'
 import { registerConversationRoutes } from './routes/conversationRoutes.js'
 import { registerUserRoutes } from './routes/userRoutes.js'
 import { registerWebhookRoutes, webhookEventsOpenApi } from './routes/webhookRoutes.js'
@@ -116,6 +116,8 @@ const openApiOptions: FastifyDynamicSwaggerOptions = {
     // What the service sends to registered webhooks (docs/api/webhooks.md).
     webhooks: webhookEventsOpenApi,
   },
+  transformObject: (document) =>
+    'openapiObject' in document ? withConfigProposalBody(document.openapiObject) : document.swaggerObject,
   refResolver: {
     // Component names from the schema files: `Instance.schema.json` becomes `#/components/schemas/Instance`.
     buildLocalReference: (json, _baseUri, _fragment, index) =>

@@ -8,7 +8,12 @@ import {
   summarizerOf,
   type ProcessRuntime,
 } from '@memory-service/engines'
-import { createEventLogWriter, createGroupPresence, sharedControlPlane } from '@memory-service/log'
+import {
+  createEventLogWriter,
+  createGroupPresence,
+  createPartitionReader,
+  sharedControlPlane,
+} from '@memory-service/log'
 import {
   analyzeEditedContent,
   CONVERSATION_COMPACTED_SUBJECT,
@@ -27,10 +32,12 @@ import {
   usageRecordedSchema,
   type IngestionJob,
   CONTROL_TOPIC,
+  serviceConsumerGroups,
 } from '@memory-service/domain'
 import {
   createConfigCommands,
   createConversations,
+  createMemoryChangeLog,
   createMemoryEditor,
   createTenancyCommands,
   createUserErasure,
@@ -148,6 +155,8 @@ export async function startGatewayService(
   runtime.onClose(() => events.close())
   const jobs = createElasticsearchStore<IngestionJob>(engines.elasticsearch, INGESTION_JOBS_INDEX)
   const memoryStore = createMemoryStore(engines.elasticsearch)
+  const partitionReader = createPartitionReader(engines.kafka)
+  runtime.onClose(() => partitionReader.close())
   const memorySearch = createMemorySearch({
     elasticsearch: engines.elasticsearch,
     neo4j: engines.neo4j,
@@ -172,6 +181,11 @@ export async function startGatewayService(
           embedder: await sharedEmbedder(runtime),
           analyze: analyzeEditedContent,
           merge: mergeContent,
+          changeLog: createMemoryChangeLog({
+            reader: partitionReader,
+            codec: engines.schemaCodec,
+            projectionGroup: serviceConsumerGroups.vector,
+          }),
         }),
       },
       search: {

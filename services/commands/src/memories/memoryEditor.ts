@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto'
 import type { MemoryChanged, MemoryUpdateRequest } from '@memory-service/contracts'
 import type { Embedder } from '@memory-service/engines'
 import { AppError } from '@memory-service/domain'
-import type { EventProducer } from '@memory-service/log'
+import type { EventProducer, PartitionReader } from '@memory-service/log'
+import type { SchemaCodec } from '@memory-service/engines'
 import {
   MEMORIES_TOPIC,
   MEMORY_SUBJECT,
+  memoryDocumentOf,
   type ContentAnalysis,
   type MemoryState,
 } from '@memory-service/domain'
@@ -23,7 +25,52 @@ export interface MemoryEditorOptions {
   ): string
   /** How long a write waits for its own change to be projected before answering (read-your-writes). */
   visibilityTimeoutMs?: number
+  /** Decides an edit from the log itself when the projection has not shown it in time. */
+  changeLog?: MemoryChangeLog
   now?: () => Date
+}
+
+/** A memory's changes as the log holds them, ahead of what the projection shows. */
+export interface MemoryChangeLog {
+  /** The next offset of a partition of the memories topic that the projection has not handled yet. */
+  projectedUpTo(partition: number): Promise<number>
+  /**
+   * The changes of one memory in [from, to) of a partition, in log order; undefined when the range could not be
+   * read in time.
+   */
+  changesOf(
+    memoryId: string,
+    range: { partition: number; from: number; to: number },
+  ): Promise<Pick<MemoryChanged, 'version' | 'change'>[] | undefined>
+}
+
+/**
+ * The memories topic read back through a partition reader, measured against the consumer group of the projection
+ * the editor waits for.
+ */
+export function createMemoryChangeLog(options: {
+  reader: PartitionReader
+  codec: SchemaCodec
+  projectionGroup: string
+  timeoutMs?: number
+}): MemoryChangeLog {
+  const timeoutMs = options.timeoutMs ?? 10_000
+  return {
+    projectedUpTo: (partition) =>
+      options.reader.committedOffset(options.projectionGroup, MEMORIES_TOPIC, partition),
+    async changesOf(memoryId, { partition, from, to }) {
+      const values: Buffer[] = []
+      const complete = await options.reader.read(
+        { topic: MEMORIES_TOPIC, partition, from, to },
+        (record) => {
+          if (record.key === memoryId && record.value) values.push(record.value)
+        },
+        timeoutMs,
+      )
+      if (!complete) return undefined
+      return Promise.all(values.map((value) => options.codec.decode<MemoryChanged>(value)))
+    },
+  }
 }
 
 export interface MemoryEditor {
@@ -48,6 +95,12 @@ const unavailable = (reason: string, message: string, cause?: unknown) =>
     cause === undefined ? undefined : { cause },
   )
 
+/** The stored form of a change the log decided for (the same the projection will write). */
+function storedOf(change: MemoryChanged): StoredMemory {
+  const { content_terms, ...stored } = memoryDocumentOf(change)
+  return stored
+}
+
 function stateOf(stored: StoredMemory, vector: number[]): MemoryState {
   const {
     entity_ids,
@@ -65,7 +118,8 @@ function stateOf(stored: StoredMemory, vector: number[]): MemoryState {
 /**
  * Changes to single memories, written as events like everything else. The editor reads the projected state,
  * appends the next version, and waits until the projection shows that version, so a read right after the answer
- * sees the change. Two writers racing on one memory both append the same version; the projection keeps the first
+ * sees the change; when the projection lags behind that wait, the log itself decides the outcome (the change
+ * becomes visible when the projection catches up). Two writers racing on one memory both append the same version; the projection keeps the first
  * in the log, and the loser (it finds another event's id at its version) retries on the new state.
  */
 export function createMemoryEditor(options: MemoryEditorOptions): MemoryEditor {
@@ -81,11 +135,16 @@ export function createMemoryEditor(options: MemoryEditorOptions): MemoryEditor {
     return stored
   }
 
-  async function append(event: MemoryChanged, correlationId: string): Promise<void> {
+  /** Appends one change; resolves with where it landed. */
+  async function append(
+    event: MemoryChanged,
+    correlationId: string,
+  ): Promise<{ partition: number; offset: number } | undefined> {
     try {
-      await options.producer.append(MEMORIES_TOPIC, [
+      const [landed] = await options.producer.append(MEMORIES_TOPIC, [
         { key: event.memory_id, subject: MEMORY_SUBJECT, payload: event, correlationId },
       ])
+      return landed ? { partition: landed.partition, offset: Number(landed.baseOffset) } : undefined
     } catch (error) {
       throw unavailable('kafka_unavailable', 'The event log is unavailable; nothing was changed', error)
     }
@@ -127,6 +186,49 @@ export function createMemoryEditor(options: MemoryEditorOptions): MemoryEditor {
     return 'timeout'
   }
 
+  /**
+   * What the projection will hold once it reaches a change that it has not shown in time, decided from the log:
+   * Elasticsearch keeps the first change of a memory at a version (external versioning), so ours is applied unless
+   * an earlier record of the memory, not yet projected, has our version or a later one. Every record before the
+   * projection group's committed offset is already in the store: re-reading the store after reading that offset
+   * leaves only the records between it and ours to read.
+   */
+  async function decidedByLog(
+    change: MemoryChanged,
+    landed: { partition: number; offset: number } | undefined,
+  ): Promise<StoredMemory | null | 'ours' | 'unknown'> {
+    if (!options.changeLog || !landed) return 'unknown'
+    try {
+      const from = await options.changeLog.projectedUpTo(landed.partition)
+      const stored = await options.store.get(change.memory_id)
+      if (!stored || stored.version >= change.version) return stored
+      const earlier = await options.changeLog.changesOf(change.memory_id, {
+        partition: landed.partition,
+        from,
+        to: landed.offset,
+      })
+      if (!earlier) return 'unknown'
+      const first = earlier.find((record) => record.version >= change.version)
+      if (!first) return 'ours'
+      return first.change === 'deleted' ? null : 'unknown'
+    } catch {
+      return 'unknown'
+    }
+  }
+
+  /** The outcome of an appended change: what the store shows once it has it, or what the log says it will show. */
+  async function outcomeOf(
+    change: MemoryChanged,
+    landed: { partition: number; offset: number } | undefined,
+  ): Promise<StoredMemory | null> {
+    const seen = await projected(change.memory_id, change.version)
+    if (seen !== 'timeout') return seen
+    const decided = await decidedByLog(change, landed)
+    if (decided === 'unknown') throw lagging()
+    if (decided === 'ours') return change.change === 'deleted' ? null : storedOf(change)
+    return decided
+  }
+
   function event(change: MemoryChanged['change'], stored: StoredMemory, memory: MemoryState): MemoryChanged {
     return {
       type: 'memory_changed',
@@ -165,9 +267,7 @@ export function createMemoryEditor(options: MemoryEditorOptions): MemoryEditor {
           },
         }
         const change = event('updated', stored, memory)
-        await append(change, correlationId)
-        const seen = await projected(memoryId, change.version)
-        if (seen === 'timeout') throw lagging()
+        const seen = await outcomeOf(change, await append(change, correlationId))
         if (seen === null) throw new AppError('NOT_FOUND', 'Memory not found', { memory_id: memoryId })
         if (seen.last_event_id === change.event_id) return seen
         if (attempt >= attemptsOnConflict) throw contended()
@@ -178,10 +278,8 @@ export function createMemoryEditor(options: MemoryEditorOptions): MemoryEditor {
       for (let attempt = 1; ; attempt += 1) {
         const stored = await current(instanceId, memoryId)
         const change = event('deleted', stored, stateOf(stored, []))
-        await append(change, correlationId)
-        const seen = await projected(memoryId, change.version)
+        const seen = await outcomeOf(change, await append(change, correlationId))
         if (seen === null) return
-        if (seen === 'timeout') throw lagging()
         if (attempt >= attemptsOnConflict) throw contended()
       }
     },

@@ -1,3 +1,4 @@
+import { readContractSchema } from '@memory-service/contracts/files'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { principalOf } from '../http/frontDoor.js'
 import { errorResponse } from '../http/openApiResponses.js'
@@ -34,6 +35,47 @@ const dashboardParams = {
 
 const version = { $ref: 'ConfigVersion.schema.json#' }
 const yamlTypes = ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml']
+
+const proposalExample = `storage:
+  graph:
+    enabled: true
+retrieval:
+  default_mode: accurate
+  max_results: 20
+`
+
+/**
+ * The proposal's body in the OpenAPI document: the route reads it as text (so a syntax error names its line), which
+ * a route schema cannot say, so the document is completed here: YAML or plain text, or the same configuration as
+ * JSON, each with the MemoryArchitectureConfig schema.
+ */
+export function withConfigProposalBody<T extends { paths?: object; components?: object }>(document: T): T {
+  const paths = (document.paths ?? {}) as Record<string, Record<string, Record<string, unknown>>>
+  const path = Object.keys(paths).find((candidate) => candidate.endsWith('/{id}/memory-architecture/versions'))
+  const operation = path ? paths[path]?.post : undefined
+  if (!operation) return document
+  const { $id, $schema, ...config } = readContractSchema('config/MemoryArchitectureConfig.schema.json')
+  const schema = { $ref: '#/components/schemas/MemoryArchitectureConfig' }
+  operation.requestBody = {
+    required: true,
+    description:
+      'The configuration as YAML (application/yaml, text/yaml, text/plain) or JSON (application/json); see MemoryArchitectureConfig',
+    content: {
+      'application/yaml': { schema, example: proposalExample },
+      'text/yaml': { schema },
+      'text/plain': { schema },
+      'application/json': {
+        schema,
+        example: { storage: { graph: { enabled: true } }, retrieval: { default_mode: 'accurate', max_results: 20 } },
+      },
+    },
+  }
+  const components = (document.components ?? {}) as { schemas?: Record<string, unknown> }
+  return {
+    ...document,
+    components: { ...components, schemas: { ...components.schemas, MemoryArchitectureConfig: config } },
+  }
+}
 
 /** The body's format from its Content-Type; YAML is also what a plain-text body is read as. */
 function formatOf(request: FastifyRequest): ConfigFormat {

@@ -1,0 +1,191 @@
+import { describe, expect, it } from 'vitest'
+import type { MemoryChanged } from '@memory-service/contracts'
+import type { Embedder } from '@memory-service/engines'
+import type { EventProducer } from '@memory-service/log'
+import { AppError, memoryDocumentOf, type ContentAnalysis } from '@memory-service/domain'
+import type { MemoryStore, StoredMemory } from '@memory-service/read-models'
+import { createMemoryEditor, type MemoryChangeLog } from './memoryEditor.js'
+
+const instanceId = 'inst_a'
+const memoryId = 'mem_1'
+
+function changeAt(version: number, change: MemoryChanged['change'], content = 'Likes tea'): MemoryChanged {
+  return {
+    type: 'memory_changed',
+    change,
+    event_id: `evt_${version}_${change}`,
+    memory_id: memoryId,
+    instance_id: instanceId,
+    version,
+    changed_at: '2026-11-23T10:00:00.000Z',
+    memory: {
+      id: memoryId,
+      instance_id: instanceId,
+      type: 'preference',
+      content,
+      confidence: 0.9,
+      entities: [],
+      relations: [],
+      scope: { user_id: 'u1', customer_id: null, client_id: 'client_a' },
+      source: {
+        ingestion_id: 'ing_1',
+        document_type: 'text',
+        document_created_at: '2026-11-23T10:00:00.000Z',
+      },
+      metadata: {},
+      created_at: '2026-11-23T10:00:00.000Z',
+      updated_at: '2026-11-23T10:00:00.000Z',
+      occurred_on: null,
+      speaker: null,
+      mode: 'fast',
+      embedding: { model: 'test-model', vector: [1, 0] },
+    },
+  }
+}
+
+/**
+ * The memories topic as one partition, and the projection of it into a store. `projecting: false` is the fault:
+ * the projection stops applying, as it does when it falls behind under load.
+ */
+function world(options: { projecting: boolean; stored?: MemoryChanged }) {
+  const log: MemoryChanged[] = []
+  const documents = new Map<string, StoredMemory>()
+  let projectedUpTo = 0
+  const project = () => {
+    for (; projectedUpTo < log.length; projectedUpTo += 1) {
+      const change = log[projectedUpTo]
+      if (!change) break
+      const current = documents.get(change.memory_id)
+      if (current && current.version >= change.version) continue
+      if (change.change === 'deleted') documents.delete(change.memory_id)
+      else {
+        const { content_terms: _terms, ...stored } = memoryDocumentOf(change)
+        documents.set(change.memory_id, stored)
+      }
+    }
+  }
+  if (options.stored) {
+    log.push(options.stored)
+    project()
+  }
+  const store = {
+    get: async (id: string) => documents.get(id) ?? null,
+  } as unknown as MemoryStore
+  const producer = {
+    async append(_topic: string, events: { payload: unknown }[]) {
+      const offset = log.length
+      for (const event of events) log.push(event.payload as MemoryChanged)
+      if (options.projecting) project()
+      return [{ partition: 0, baseOffset: String(offset) }]
+    },
+  } as unknown as EventProducer
+  const changeLog: MemoryChangeLog & { readable: boolean } = {
+    readable: true,
+    projectedUpTo: async () => projectedUpTo,
+    async changesOf(id, { from, to }) {
+      if (!this.readable) return undefined
+      return log.slice(from, to).filter((change) => change.memory_id === id)
+    },
+  }
+  return { log, store, producer, changeLog, catchUp: project, documents }
+}
+
+const embedder: Embedder = {
+  model: 'test-model',
+  dimension: 2,
+  embed: async (texts) => texts.map(() => [0, 1]),
+} as Embedder
+
+function editorFor(w: ReturnType<typeof world>, withChangeLog = true) {
+  return createMemoryEditor({
+    store: w.store,
+    producer: w.producer,
+    embedder,
+    analyze: () => ({}) as ContentAnalysis,
+    merge: (existing, incoming, strategy) =>
+      strategy === 'append' ? `${existing} ${incoming}` : incoming,
+    // The projection is not waited for: a lagging one is the case under test.
+    visibilityTimeoutMs: 0,
+    ...(withChangeLog ? { changeLog: w.changeLog } : {}),
+  })
+}
+
+const codeOf = async (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'resolved',
+    (error: unknown) =>
+      error instanceof AppError ? `${error.code}:${JSON.stringify(error.details.reason ?? '')}` : 'other',
+  )
+
+describe('memory editor', () => {
+  it('answers from the projection when it shows the change in time', async () => {
+    const w = world({ projecting: true, stored: changeAt(1, 'created') })
+    const editor = createMemoryEditor({
+      store: w.store,
+      producer: w.producer,
+      embedder,
+      analyze: () => ({}) as ContentAnalysis,
+      merge: (_existing, incoming) => incoming,
+    })
+    const updated = await editor.update(instanceId, memoryId, { content: 'Likes coffee' }, 'corr')
+    expect(updated).toMatchObject({ content: 'Likes coffee', version: 2 })
+    await editor.remove(instanceId, memoryId, 'corr')
+    expect(w.documents.has(memoryId)).toBe(false)
+  })
+
+  it('decides an update from the log when the projection lags, and the projection later agrees', async () => {
+    const w = world({ projecting: false, stored: changeAt(1, 'created') })
+    const updated = await editorFor(w).update(
+      instanceId,
+      memoryId,
+      { content: 'and coffee', merge_strategy: 'append' },
+      'corr',
+    )
+    expect(updated).toMatchObject({ content: 'Likes tea and coffee', version: 2 })
+    w.catchUp()
+    expect(w.documents.get(memoryId)).toMatchObject({
+      content: 'Likes tea and coffee',
+      last_event_id: updated.last_event_id,
+    })
+  })
+
+  it('decides a deletion from the log when the projection lags', async () => {
+    const w = world({ projecting: false, stored: changeAt(1, 'created') })
+    await expect(editorFor(w).remove(instanceId, memoryId, 'corr')).resolves.toBeUndefined()
+    expect(w.log.map((change) => change.change)).toEqual(['created', 'deleted'])
+    w.catchUp()
+    expect(w.documents.has(memoryId)).toBe(false)
+  })
+
+  it('an update that an earlier, unprojected deletion beat answers NOT_FOUND', async () => {
+    const w = world({ projecting: false, stored: changeAt(1, 'created') })
+    w.log.push(changeAt(2, 'deleted'))
+    expect(await codeOf(editorFor(w).update(instanceId, memoryId, { content: 'x' }, 'corr'))).toBe(
+      'NOT_FOUND:""',
+    )
+  })
+
+  it('an update that an earlier, unprojected update beat is reported as not known (503)', async () => {
+    const w = world({ projecting: false, stored: changeAt(1, 'created') })
+    w.log.push(changeAt(2, 'updated', 'Likes juice'))
+    expect(await codeOf(editorFor(w).update(instanceId, memoryId, { content: 'x' }, 'corr'))).toBe(
+      'SERVICE_UNAVAILABLE:"projection_lagging"',
+    )
+  })
+
+  it('without a readable log the outcome stays unknown (503 projection_lagging)', async () => {
+    const w = world({ projecting: false, stored: changeAt(1, 'created') })
+    w.changeLog.readable = false
+    expect(await codeOf(editorFor(w).remove(instanceId, memoryId, 'corr'))).toBe(
+      'SERVICE_UNAVAILABLE:"projection_lagging"',
+    )
+    expect(await codeOf(editorFor(w, false).remove(instanceId, memoryId, 'corr'))).toBe(
+      'SERVICE_UNAVAILABLE:"projection_lagging"',
+    )
+  })
+
+  it('another instance’s memory is not found', async () => {
+    const w = world({ projecting: true, stored: changeAt(1, 'created') })
+    expect(await codeOf(editorFor(w).remove('inst_b', memoryId, 'corr'))).toBe('NOT_FOUND:""')
+  })
+})
