@@ -3,6 +3,7 @@ import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import { Ajv } from 'ajv'
 import addFormats from 'ajv-formats'
+import { useStorableDateTimes } from '@memory-service/domain'
 import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { type ControlState } from '@memory-service/domain'
@@ -139,6 +140,7 @@ function createValidators(schemas: { $id: string }[]) {
       strict: false,
     })
     addFormats.default(ajv)
+    useStorableDateTimes(ajv)
     for (const schema of schemas) ajv.addSchema(schema)
     return ajv
   }

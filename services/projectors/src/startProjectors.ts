@@ -6,7 +6,9 @@ import {
   type Embedder,
 } from '@memory-service/engines'
 import {
+  createDeadLetterWriter,
   createEventConsumer,
+  createEventProducer,
   type ConsumedEvent,
   type EventConsumer,
   type ControlPlane,
@@ -100,19 +102,35 @@ export async function startProjectors(
     options.onConversationsGrown,
   )
   const common = { kafka: engines.kafka, codec: engines.schemaCodec, fromBeginning: true }
+  // A record a projection can never apply (undecodable, or refused by its store for what it holds) is parked in
+  // the dead-letter topic with the group and the reason, and the projection moves past it.
+  const deadLetterProducer = await createEventProducer(engines.kafka, engines.schemaCodec)
+  const parking = (groupId: string) => {
+    const writer = createDeadLetterWriter(deadLetterProducer, groupId)
+    const reason = (code: string, error: unknown) => [
+      { stage: 'projection', code, message: error instanceof Error ? error.message : String(error) },
+    ]
+    return {
+      groupId,
+      onUndecodable: (record: Parameters<typeof writer.write>[0], error: unknown) =>
+        writer.write(record, reason('UNDECODABLE_RECORD', error)),
+      onRejected: (event: Parameters<typeof writer.write>[0], error: unknown) =>
+        writer.write(event, reason('REJECTED_BY_STORE', error)),
+    }
+  }
   try {
     consumers.push(
       await createEventConsumer<DocumentAccepted | IngestionJobChanged>({
         ...common,
         logger: logger.child({ projection: 'jobs' }),
-        groupId: group(projectionGroups.jobs),
+        ...parking(group(projectionGroups.jobs)),
         topics: [DOCUMENTS_TOPIC, INGESTION_JOBS_TOPIC],
         handleBatch: (events) => projectJobs(events),
       }),
       await createEventConsumer<MemoryChanged>({
         ...common,
         logger: logger.child({ projection: 'vector' }),
-        groupId: group(projectionGroups.vector),
+        ...parking(group(projectionGroups.vector)),
         topics: [MEMORIES_TOPIC],
         handleBatch: async (events, log) => {
           const { written, skipped } = await projectVectors(stored(events, 'vector'))
@@ -125,7 +143,7 @@ export async function startProjectors(
       await createEventConsumer<MemoryChanged>({
         ...common,
         logger: logger.child({ projection: 'graph' }),
-        groupId: group(projectionGroups.graph),
+        ...parking(group(projectionGroups.graph)),
         topics: [MEMORIES_TOPIC],
         handleBatch: async (events, log) => {
           await projectGraph(stored(events, 'graph'))
@@ -141,7 +159,7 @@ export async function startProjectors(
       await createEventConsumer<UsageRecorded>({
         ...common,
         logger: logger.child({ projection: 'analytics' }),
-        groupId: group(projectionGroups.analytics),
+        ...parking(group(projectionGroups.analytics)),
         topics: [USAGE_TOPIC],
         handleBatch: async (events, log) => {
           const { written, skipped } = await projectUsage(events)
@@ -151,7 +169,7 @@ export async function startProjectors(
       await createEventConsumer<ConversationEventRecorded | ConversationCompacted | UserDataErased>({
         ...common,
         logger: logger.child({ projection: 'conversations' }),
-        groupId: group(projectionGroups.conversations),
+        ...parking(group(projectionGroups.conversations)),
         topics: [CONVERSATION_EVENTS_TOPIC, CONVERSATIONS_TOPIC],
         // Turns must be readable soon after their ack: partitions are written side by side, not one after another.
         partitionsConsumedConcurrently: 4,
@@ -163,6 +181,7 @@ export async function startProjectors(
     )
   } catch (error) {
     await Promise.allSettled(consumers.map((consumer) => consumer.close()))
+    await deadLetterProducer.close()
     throw error
   }
   const rebuilds =
@@ -181,6 +200,7 @@ export async function startProjectors(
     async close() {
       await rebuilds?.close()
       await Promise.allSettled(consumers.map((consumer) => consumer.close()))
+      await deadLetterProducer.close()
     },
   }
 }

@@ -1,5 +1,6 @@
 import { Ajv } from 'ajv'
 import addFormats from 'ajv-formats'
+import { useStorableDateTimes } from '../timestamps.js'
 import { readContractSchema } from '@memory-service/contracts/files'
 import { fieldsOfIssues } from '../errors/validationMessages.js'
 import type {
@@ -18,6 +19,7 @@ const conversationEventSchema = readContractSchema('rest/ConversationEvent.schem
 
 const ajv = new Ajv({ allErrors: true, strict: false })
 addFormats.default(ajv)
+useStorableDateTimes(ajv)
 const validateShape = ajv.compile<ConversationEvent>(conversationEventSchema)
 
 const roleOfEventType: Record<ConversationEvent['event_type'], ConversationEvent['role'] | null> = {

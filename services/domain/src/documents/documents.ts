@@ -1,5 +1,6 @@
 import { Ajv } from 'ajv'
 import addFormats from 'ajv-formats'
+import { useStorableDateTimes } from '../timestamps.js'
 import type {
   Document,
   DocumentAccepted,
@@ -16,6 +17,7 @@ export const documentAcceptedSchema = readContractSchema('events/DocumentAccepte
 
 const ajv = new Ajv({ allErrors: true, strict: false })
 addFormats.default(ajv)
+useStorableDateTimes(ajv)
 const validateShape = ajv.compile<Document>(readContractSchema('rest/Document.schema.json'))
 
 /** Limits on metadata beyond its JSON Schema: it is copied into every memory and indexed as one flattened field. */

@@ -1,3 +1,4 @@
+import { RejectedWriteError } from '../failures/permanentFailures.js'
 import { Client, type estypes } from '@elastic/elasticsearch'
 
 export interface ElasticsearchConnectionOptions {
@@ -89,17 +90,23 @@ export function createElasticsearchStore<T extends object>(
       const response = await client.bulk({ operations, refresh: options?.refresh ?? false })
       let skipped = 0
       const failures: string[] = []
+      let retryable = false
       for (const item of response.items) {
         const result = item.index ?? item.delete
         const error = result?.error
         if (!error) continue
         if (error.type === 'version_conflict_engine_exception') skipped += 1
-        else failures.push(`${result._id ?? '?'}: ${error.type} ${error.reason ?? ''}`)
+        else {
+          failures.push(`${result._id ?? '?'}: ${error.type} ${error.reason ?? ''}`)
+          // 400: the document itself is refused (a value the mapping cannot take); 429 and 5xx pass.
+          if (result.status !== 400) retryable = true
+        }
       }
-      if (failures.length > 0)
-        throw new Error(
-          `Bulk write to ${index} failed for ${failures.length} document(s): ${failures.join('; ')}`,
-        )
+      if (failures.length > 0) {
+        const message = `Bulk write to ${index} failed for ${failures.length} document(s): ${failures.join('; ')}`
+        // The other documents were written: a retry of the batch skips them by version.
+        throw retryable ? new Error(message) : new RejectedWriteError(message, failures)
+      }
       return { written: documents.length - skipped, skipped }
     },
     async get(id) {

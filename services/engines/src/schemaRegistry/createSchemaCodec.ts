@@ -1,6 +1,7 @@
 import { SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry'
 import { Ajv } from 'ajv'
 import addFormats from 'ajv-formats'
+import { useStorableDateTimes } from '@memory-service/domain'
 
 /** A JSON Schema to register under a subject (Confluent's `<topic>-value` naming by default). */
 export interface SchemaRegistration {
@@ -36,12 +37,14 @@ export function createSchemaCodec(registryUrl: string): SchemaCodec {
     // must not have them clash, so compiled schemas are not added to the instance by $id.
     const instance = new Ajv({ allErrors: true, strict: false, addUsedSchema: false })
     addFormats.default(instance)
+    useStorableDateTimes(instance)
     return instance
   }
   const ajv = newAjv()
   // The happy path stops at the first error; a payload that fails is checked again to list every failing path.
   const firstErrorAjv = new Ajv({ allErrors: false, strict: false, addUsedSchema: false })
   addFormats.default(firstErrorAjv)
+  useStorableDateTimes(firstErrorAjv)
   // The library compiles schemas with the Ajv it is given (its own rejects `format`); ours runs first on encode
   // because it reports every failing path. Both are Ajv 8; only the nested copies' types differ.
   const registry = new SchemaRegistry(

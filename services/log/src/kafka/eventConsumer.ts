@@ -1,6 +1,7 @@
 import type { Consumer, IHeaders, Kafka, KafkaMessage } from 'kafkajs'
 import type { Logger } from '@memory-service/engines'
 import type { SchemaCodec } from '@memory-service/engines'
+import { isPermanentFailure } from '@memory-service/engines'
 import { CORRELATION_ID_HEADER } from './eventProducer.js'
 
 export interface ConsumedEvent<T> {
@@ -15,7 +16,7 @@ export interface ConsumedEvent<T> {
   raw: { key: Buffer | null; value: Buffer; headers: IHeaders }
 }
 
-interface ConsumerBase {
+interface ConsumerBase<T> {
   kafka: Kafka
   codec: SchemaCodec
   logger: Logger
@@ -35,9 +36,15 @@ interface ConsumerBase {
    * skipped. Without this option the consumer stops on it.
    */
   onUndecodable?(record: Omit<ConsumedEvent<never>, 'payload'>, error: unknown): Promise<void>
+  /**
+   * A record whose application fails for good (`isPermanentFailure`: an engine refused what it holds) is handed
+   * here (to be dead-lettered) and passed over, so that one record never stops the others. Failures that may pass
+   * (an engine down, overload) are retried as before. Without this option the consumer stops on it.
+   */
+  onRejected?: (event: ConsumedEvent<T>, error: unknown) => Promise<void>
 }
 
-export type EventConsumerOptions<T> = ConsumerBase &
+export type EventConsumerOptions<T> = ConsumerBase<T> &
   (
     | {
         /** Applies one event. The offset is resolved only after it returns, so a crash replays the event. */
@@ -99,6 +106,36 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
     }
   }
 
+  /**
+   * Applies events with `apply`; when it fails for good, applies them one at a time (the handlers are idempotent)
+   * and hands each event that still fails for good to `onRejected`. Any other failure is thrown (retried).
+   */
+  async function applyOrReject(
+    events: ConsumedEvent<T>[],
+    apply: (events: ConsumedEvent<T>[]) => Promise<void>,
+    log: Logger,
+  ): Promise<void> {
+    const onRejected = options.onRejected
+    try {
+      await apply(events)
+      return
+    } catch (error) {
+      if (!onRejected || !isPermanentFailure(error)) throw error
+    }
+    for (const event of events) {
+      try {
+        await apply([event])
+      } catch (error) {
+        if (!isPermanentFailure(error)) throw error
+        log.error(
+          { err: error, offset: event.offset, correlationId: event.correlationId },
+          'record refused for good; handed over to the dead letters',
+        )
+        await onRejected(event, error)
+      }
+    }
+  }
+
   await consumer.run({
     autoCommit: true,
     eachBatchAutoResolve: false,
@@ -113,7 +150,9 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
           const event = await decode(batch.topic, batch.partition, { ...message, value: message.value })
           if (event) events.push(event)
         }
-        if (events.length > 0) await options.handleBatch(events, batchLog)
+        const batchOptions = options
+        if (events.length > 0)
+          await applyOrReject(events, (some) => batchOptions.handleBatch(some, batchLog), batchLog)
         const last = batch.messages.at(-1)
         if (last) context.resolveOffset(last.offset)
         await context.heartbeat()
@@ -134,10 +173,8 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
         if (message.value !== null) {
           const event = await decode(batch.topic, batch.partition, { ...message, value: message.value })
           if (event) {
-            await options.handle(
-              event,
-              batchLog.child({ offset: message.offset, correlationId: event.correlationId }),
-            )
+            const log = batchLog.child({ offset: message.offset, correlationId: event.correlationId })
+            await applyOrReject([event], ([one]) => (one ? options.handle(one, log) : Promise.resolve()), log)
           }
         }
         done.add(message.offset)
