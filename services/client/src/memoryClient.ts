@@ -75,6 +75,13 @@ export interface MemoryClientOptions {
   sleep?: (ms: number) => Promise<void>
   /** Called before each retry, with what failed and how long the library will wait. */
   onRetry?: (info: { attempt: number; status: number | null; delayMs: number; path: string }) => void
+  /**
+   * How long one attempt may take, answer included (default 30 000 ms). An attempt that runs out fails like a lost
+   * connection (`TIMEOUT`): retried when repeating the request is safe.
+   */
+  timeoutMs?: number
+  /** Cancels every request of this client, waits between retries included (`ABORTED`, never retried). */
+  signal?: AbortSignal
 }
 
 type Query = Record<string, string | number | boolean | string[] | undefined>
@@ -118,6 +125,29 @@ export function createMemoryClient(options: MemoryClientOptions = {}) {
   const apiKey = options.apiKey ?? process.env[API_KEY_VARIABLE]
   const policy = { ...defaultRetryPolicy, ...options.retry }
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)))
+  const timeoutMs = options.timeoutMs ?? 30_000
+  const aborted = (method: string, path: string) =>
+    new MemoryServiceClientError(`${method} ${path}: aborted`, 'ABORTED')
+  /** Waits between attempts, unless the client's signal cancels first. */
+  const pause = (ms: number, method: string, path: string): Promise<void> => {
+    const signal = options.signal
+    if (!signal) return sleep(ms)
+    if (signal.aborted) return Promise.reject(aborted(method, path))
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = () => reject(aborted(method, path))
+      signal.addEventListener('abort', onAbort, { once: true })
+      sleep(ms).then(
+        () => {
+          signal.removeEventListener('abort', onAbort)
+          resolve()
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onAbort)
+          reject(error instanceof Error ? error : new Error(String(error)))
+        },
+      )
+    })
+  }
 
   async function request<T>(method: string, path: string, request: RequestOptions = {}): Promise<T> {
     const url = `${base}${path}${encodeQuery(request.query)}`
@@ -133,22 +163,30 @@ export function createMemoryClient(options: MemoryClientOptions = {}) {
     }
     const idempotent = request.idempotent ?? method === 'GET'
     for (let attempt = 1; ; attempt += 1) {
+      if (options.signal?.aborted) throw aborted(method, path)
+      const attemptTimeout = AbortSignal.timeout(timeoutMs)
+      const signal = options.signal ? AbortSignal.any([options.signal, attemptTimeout]) : attemptTimeout
       let response: Response
+      let text: string
       try {
-        response = await doFetch(url, { method, headers, ...(body === undefined ? {} : { body }) })
+        response = await doFetch(url, { method, headers, signal, ...(body === undefined ? {} : { body }) })
+        text = await response.text()
       } catch (cause) {
+        if (options.signal?.aborted) throw aborted(method, path)
+        const timedOut = attemptTimeout.aborted
         if (!idempotent || attempt >= policy.maxAttempts) {
           throw new MemoryServiceClientError(
-            `${method} ${path}: ${(cause as Error).message}`,
-            'CONNECTION_FAILED',
+            timedOut
+              ? `${method} ${path}: no answer within ${String(timeoutMs)} ms`
+              : `${method} ${path}: ${(cause as Error).message}`,
+            timedOut ? 'TIMEOUT' : 'CONNECTION_FAILED',
           )
         }
         const delayMs = retryDelayMs(attempt, undefined, policy)
         options.onRetry?.({ attempt, status: null, delayMs, path })
-        await sleep(delayMs)
+        await pause(delayMs, method, path)
         continue
       }
-      const text = await response.text()
       let parsed: unknown = null
       try {
         parsed = text ? JSON.parse(text) : null
@@ -160,7 +198,7 @@ export function createMemoryClient(options: MemoryClientOptions = {}) {
       if (isRetryableStatus(response.status) && attempt < policy.maxAttempts) {
         const delayMs = retryDelayMs(attempt, retryAfter, policy)
         options.onRetry?.({ attempt, status: response.status, delayMs, path })
-        await sleep(delayMs)
+        await pause(delayMs, method, path)
         continue
       }
       throw errorForStatus(
@@ -178,6 +216,9 @@ export function createMemoryClient(options: MemoryClientOptions = {}) {
   const versions = (instanceId: string) => `/instances/${segment(instanceId)}/memory-architecture/versions`
 
   return {
+    /** The same client with some options changed: a request's own signal or timeout, say. */
+    withOptions: (changed: Pick<MemoryClientOptions, 'signal' | 'timeoutMs' | 'retry'>) =>
+      createMemoryClient({ ...options, ...changed }),
     liveness: () => get<Liveness>('/healthz'),
     /** Resolves with the report whether or not every engine is up (503 is a valid answer here). */
     readiness: () => request<Readiness>('GET', '/readyz', { accept: [200, 503] }),

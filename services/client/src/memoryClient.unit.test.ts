@@ -129,6 +129,45 @@ describe('client library over HTTP', () => {
     expect(failures).toBe(1)
   })
 
+  it('gives up an attempt that gets no answer in time (TIMEOUT), retrying only what is safe to repeat', async () => {
+    let attempts = 0
+    // A service that never answers: the attempt ends only when its signal aborts it.
+    const silent: typeof fetch = (_input, init) => {
+      attempts += 1
+      return new Promise((_resolve, reject) => {
+        init?.signal?.addEventListener('abort', () => reject(init.signal?.reason as Error))
+      })
+    }
+    const options = { baseUrl, fetch: silent, sleep: recordingSleep().sleep, timeoutMs: 20 }
+    await expect(createMemoryClient(options).liveness()).rejects.toMatchObject({ code: 'TIMEOUT' })
+    expect(attempts).toBe(4)
+    attempts = 0
+    await expect(
+      createMemoryClient(options).conversations.compact('c-1', { user_id: 'u-1' }),
+    ).rejects.toMatchObject({ code: 'TIMEOUT' })
+    expect(attempts).toBe(1)
+  })
+
+  it("stops at once when the caller's signal aborts, also while waiting to retry (ABORTED)", async () => {
+    const controller = new AbortController()
+    let attempts = 0
+    const unavailable: typeof fetch = async () => {
+      attempts += 1
+      return new Response(null, { status: 503 })
+    }
+    // The wait before the retry never ends by itself: only the abort can end it.
+    const client = createMemoryClient({ baseUrl, fetch: unavailable, sleep: () => new Promise(() => undefined) })
+    const pending = client.withOptions({ signal: controller.signal }).liveness()
+    await new Promise((resolve) => setImmediate(resolve))
+    controller.abort()
+    await expect(pending).rejects.toMatchObject({ code: 'ABORTED' })
+    expect(attempts).toBe(1)
+    await expect(client.withOptions({ signal: controller.signal }).liveness()).rejects.toMatchObject({
+      code: 'ABORTED',
+    })
+    expect(attempts).toBe(1)
+  })
+
   it('sends fail_fast with a document batch only when asked', async () => {
     const bodies: unknown[] = []
     const recordingFetch: typeof fetch = async (_input, init) => {

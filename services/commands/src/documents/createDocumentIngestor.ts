@@ -8,6 +8,7 @@ import type { Logger } from '@memory-service/engines'
 import {
   DOCUMENT_SUBJECT,
   DOCUMENTS_TOPIC,
+  ingestionIdFor,
   jobDocumentOf,
   toDocumentAccepted,
   type IngestionJob,
@@ -20,7 +21,9 @@ export interface DocumentIngestor {
   /**
    * Queues valid documents of one instance: a document_id is claimed first (reuse → 409 DOCUMENT_ALREADY_INGESTED,
    * also while the first request is still writing), each document is appended to Kafka on its own (acks=all), and
-   * its job is recorded as queued. One outcome per document, in order.
+   * its job is recorded as queued. One outcome per document, in order. The claim keeps a second request out; what
+   * keeps a second *append* harmless (after an ambiguous send, a released or taken-over claim) is the ingestion id,
+   * derived from the document_id: the pipeline skips a finished ingestion and derives memory ids from it.
    * @throws AppError SERVICE_UNAVAILABLE from the claim store when it cannot be reached (nothing was queued)
    */
   ingest(
@@ -45,7 +48,9 @@ export function createDocumentIngestor(options: DocumentIngestorOptions): Docume
 
   return {
     async ingest(scope, documents, correlationId) {
-      const ingestionIds = documents.map(() => newIngestionId())
+      const ingestionIds = documents.map((document) =>
+        document.document_id ? ingestionIdFor(scope.instanceId, document.document_id) : newIngestionId(),
+      )
       const identified = documents.flatMap((document, index) =>
         document.document_id ? [{ document, index }] : [],
       )

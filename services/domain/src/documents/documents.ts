@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { Ajv } from 'ajv'
 import addFormats from 'ajv-formats'
 import { useStorableDateTimes } from '../timestamps.js'
@@ -12,6 +13,15 @@ import { fieldsOfIssues } from '../errors/validationMessages.js'
 import { DOCUMENTS_TOPIC } from '../topology.js'
 
 export const DOCUMENT_SUBJECT = `${DOCUMENTS_TOPIC}-value`
+
+/**
+ * The ingestion id of a document the client identified: derived from its instance and document_id, not random, so
+ * every append of that document — a client retry after an ambiguous failure, a claim taken over after a crash —
+ * is the same ingestion: one job, and (memory ids derive from it) the same memories, however often it is in the log.
+ */
+export function ingestionIdFor(instanceId: string, documentId: string): string {
+  return `ing_${createHash('sha256').update(`document\u0000${instanceId}\u0000${documentId}`).digest('hex').slice(0, 32)}`
+}
 
 export const documentAcceptedSchema = readContractSchema('events/DocumentAccepted.v1.schema.json')
 
