@@ -84,8 +84,9 @@ try {
     .sort(([a], [b]) => a - b)
     .map(([status, count]) => `${String(status)}: ${String(count)}`)
   // The verdict is the API's: a failed check (5xx, undocumented status) or a request that got no answer (timeout,
-  // connection) fails the run. Hypothesis' own flaky-generation errors say nothing about the API (one was a CPython
-  // 3.11 "AST constructor recursion depth mismatch" while describing a strategy); they are printed, not counted.
+  // connection) fails the run. Errors of schemathesis or Hypothesis themselves say nothing about the API — CPython
+  // 3.11.7's "AST constructor recursion depth mismatch" while Hypothesis describes a strategy, a flaky generation —
+  // so they are printed, not counted.
   const failed = failedChecks.length + apiErrors.length
   exitCode = requests > 0 && failed === 0 ? 0 : 1
   for (const line of [...failedChecks, ...apiErrors]) console.log(`[fuzz] FAILED ${line}`)
@@ -110,6 +111,19 @@ interface RunOutcome {
   toolErrors: string[]
 }
 
+/** Errors of a request that got no (whole) answer: the API's fault. Anything else is the tool's own. */
+const unanswered = new Set([
+  'ReadTimeout',
+  'ConnectTimeout',
+  'Timeout',
+  'ConnectionError',
+  'ChunkedEncodingError',
+  'RemoteDisconnected',
+  'ProtocolError',
+  'TooManyRedirects',
+  'InvalidChunkLength',
+])
+
 /** What the run found, from schemathesis' own event log. */
 function outcomeOf(file: string): RunOutcome {
   const outcome: RunOutcome = { statuses: new Map(), failedChecks: [], apiErrors: [], toolErrors: [] }
@@ -120,8 +134,8 @@ function outcomeOf(file: string): RunOutcome {
         NonFatalError: { label: string; value: { type: string; message: string } }
       }
       const text = `${error.label}: ${error.value.type}: ${error.value.message}`
-      if (error.value.type === 'FlakyFailure') outcome.toolErrors.push(text)
-      else outcome.apiErrors.push(text)
+      if (unanswered.has(error.value.type)) outcome.apiErrors.push(text)
+      else outcome.toolErrors.push(text)
       continue
     }
     if (!line.startsWith('{"ScenarioFinished"')) continue

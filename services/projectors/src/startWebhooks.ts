@@ -38,9 +38,9 @@ export async function startWebhooks(options: {
     store,
     // This process's control read model follows the same topic: wait until it has read the event, then deliver
     // only what it accepted. Throwing makes the consumer retry the batch (deliveries are created once anyway).
-    async accepted(event) {
+    async accepted(event, offset) {
       for (let waited = 0; waited < 15_000; waited += 25) {
-        const outcome = control.outcomeOf(event.event_id)
+        const outcome = control.outcomeOf(event.event_id, offset)
         if (outcome !== undefined) return outcome
         await new Promise((resolve) => setTimeout(resolve, 25))
       }

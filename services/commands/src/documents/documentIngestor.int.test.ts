@@ -72,7 +72,7 @@ function ingestor(options: { claims: ClaimStore; ambiguous?: boolean }) {
       if (options.ambiguous) throw new Error('injected: the request timed out after the broker wrote it')
       return written
     },
-  } as EventProducer
+  }
   return createDocumentIngestor({
     producer: redirected,
     claims: options.claims,

@@ -1,6 +1,7 @@
 import { Ajv } from 'ajv'
 import addFormats from 'ajv-formats'
 import { useStorableDateTimes } from '../timestamps.js'
+import { metadataProblem } from '../documents/documents.js'
 import { readContractSchema } from '@memory-service/contracts/files'
 import { fieldsOfIssues } from '../errors/validationMessages.js'
 import type {
@@ -55,6 +56,8 @@ export function validateConversationEvent(
   }
   if (expectedRole && raw.content === undefined) problems.push(`content is required for ${raw.event_type}`)
   if (!expectedRole && raw.content !== undefined) problems.push(`content is not allowed on ${raw.event_type}`)
+  const metadata = raw.metadata ? metadataProblem(raw.metadata) : null
+  if (metadata) problems.push(`metadata ${metadata}`)
   return problems.length > 0 ? { problems } : { event: raw }
 }
 

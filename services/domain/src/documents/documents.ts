@@ -31,7 +31,10 @@ useStorableDateTimes(ajv)
 const validateShape = ajv.compile<Document>(readContractSchema('rest/Document.schema.json'))
 
 /** Limits on metadata beyond its JSON Schema: it is copied into every memory and indexed as one flattened field. */
-export const metadataLimits = { bytes: 16_384, depth: 5, stringLength: 4_096 } as const
+export const metadataLimits = { bytes: 16_384, depth: 5, stringLength: 4_096, keyLength: 256 } as const
+
+// eslint-disable-next-line no-control-regex -- control characters are what is refused: Elasticsearch's flattened field cannot index such a key at any depth.
+const controlCharacter = /[\u0000-\u001f\u007f-\u009f]/
 
 /** Why metadata cannot be stored (too large, too deep, a value too long to index), or null when it can. */
 export function metadataProblem(metadata: Record<string, unknown>): string | null {
@@ -47,6 +50,12 @@ export function metadataProblem(metadata: Record<string, unknown>): string | nul
     if (value === null || typeof value !== 'object') return null
     if (depth > metadataLimits.depth)
       return `must be nested at most ${String(metadataLimits.depth)} levels deep`
+    if (!Array.isArray(value)) {
+      for (const key of Object.keys(value)) {
+        if (key.length === 0 || key.length > metadataLimits.keyLength || controlCharacter.test(key))
+          return `keys, at every level, must be 1–${String(metadataLimits.keyLength)} characters without control characters`
+      }
+    }
     for (const child of Object.values(value)) {
       const problem = deepest(child, depth + 1)
       if (problem) return problem

@@ -37,10 +37,11 @@ export function createSchemaCodec(registryUrl: string): SchemaCodec {
     // must not have them clash, so compiled schemas are not added to the instance by $id.
     const instance = new Ajv({ allErrors: true, strict: false, addUsedSchema: false })
     addFormats.default(instance)
-    useStorableDateTimes(instance)
     return instance
   }
-  const ajv = newAjv()
+  // What is written now must be a date-time the stores take; what was written before (read back on decode) only
+  // had to be RFC 3339, and a record in the log must stay readable.
+  const ajv = useStorableDateTimes(newAjv())
   // The happy path stops at the first error; a payload that fails is checked again to list every failing path.
   const firstErrorAjv = new Ajv({ allErrors: false, strict: false, addUsedSchema: false })
   addFormats.default(firstErrorAjv)

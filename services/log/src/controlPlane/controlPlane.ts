@@ -48,10 +48,11 @@ export interface ControlPlane {
    */
   append(events: ControlEvent[], correlationId: string): Promise<boolean[]>
   /**
-   * Whether this process's read model applied the event with this id (false: read and refused, such as a
-   * rebuild report of a runner that does not own the rebuild), or undefined while it has not read it yet.
+   * Whether this process's read model applied the event at this offset of the control topic (false: read and
+   * refused, such as a rebuild report of a runner that does not own the rebuild), or undefined while it has not
+   * read it yet.
    */
-  outcomeOf(eventId: string): boolean | undefined
+  outcomeOf(eventId: string, offset: string): boolean | undefined
   close(): Promise<void>
 }
 
@@ -74,7 +75,9 @@ export async function createControlPlane(options: ControlPlaneOptions): Promise<
   const log = options.logger.child({ component: 'control-plane' })
   await options.codec.register(controlEventSchemas(topic))
   const state = emptyControlState()
-  const outcomes = new Map<string, boolean>()
+  // Only refusals are remembered (they are rare), the most recent ones: an event read and not refused was applied.
+  const refused = new Set<string>()
+  const maxRefusalsRemembered = 10_000
   let appliedOffset = -1n
   const waiters: { offset: bigint; resolve: () => void }[] = []
 
@@ -105,7 +108,10 @@ export async function createControlPlane(options: ControlPlaneOptions): Promise<
               { event_id: event.event_id, type: event.type, reason: outcome.reason },
               'control event not applied',
             )
-          outcomes.set(event.event_id, outcome.applied)
+          if (!outcome.applied) {
+            refused.add(event.event_id)
+            if (refused.size > maxRefusalsRemembered) refused.delete(refused.values().next().value ?? '')
+          }
         }
         appliedOffset = BigInt(message.offset)
         for (const waiter of waiters.filter((entry) => entry.offset <= appliedOffset)) {
@@ -196,9 +202,10 @@ export async function createControlPlane(options: ControlPlaneOptions): Promise<
           { cause: error },
         )
       }
-      return events.map((event) => outcomes.get(event.event_id) ?? false)
+      return events.map((event) => !refused.has(event.event_id))
     },
-    outcomeOf: (eventId) => outcomes.get(eventId),
+    outcomeOf: (eventId, offset) =>
+      BigInt(offset) <= appliedOffset ? !refused.has(eventId) : undefined,
     async close() {
       await Promise.allSettled([consumer.disconnect(), producer.close()])
     },

@@ -24,22 +24,22 @@ export function createWebhookDispatch(options: {
    * Whether the control read model accepted a control event (configuration applied, rebuild finished): a report
    * it refused (a runner that does not own the rebuild, say) tells no webhook. Without it every event counts.
    */
-  accepted?: (event: ControlEvent) => Promise<boolean>
+  accepted?: (event: ControlEvent, offset: string) => Promise<boolean>
   now?: () => Date
 }) {
   const now = options.now ?? (() => new Date())
   return async (
-    events: { payload: IngestionJobChanged | ControlEvent }[],
+    events: { payload: IngestionJobChanged | ControlEvent; offset: string }[],
   ): Promise<{ notices: number; created: number }> => {
     const notices: WebhookNotice[] = []
-    for (const { payload } of events) {
+    for (const { payload, offset } of events) {
       if (payload.type === 'ingestion_job_changed') {
         const notice = noticeOfJobChange(payload)
         if (notice) notices.push(notice)
         continue
       }
       const notice = noticeOfControlEvent(payload)
-      if (notice && (!options.accepted || (await options.accepted(payload)))) notices.push(notice)
+      if (notice && (!options.accepted || (await options.accepted(payload, offset)))) notices.push(notice)
     }
     if (notices.length === 0) return { notices: 0, created: 0 }
     const webhooks = [...options.webhooks()]

@@ -94,7 +94,10 @@ function webhook(overrides: Partial<WebhookRecord> = {}): WebhookRecord {
   }
 }
 
-function job(ingestion: string, status: IngestionJobChanged['status']): { payload: IngestionJobChanged } {
+function job(
+  ingestion: string,
+  status: IngestionJobChanged['status'],
+): { payload: IngestionJobChanged; offset: string } {
   return {
     payload: {
       type: 'ingestion_job_changed',
@@ -111,6 +114,7 @@ function job(ingestion: string, status: IngestionJobChanged['status']): { payloa
       customer_id: null,
       changed_at: new Date(t0.getTime() + 1000).toISOString(),
     },
+    offset: ingestion,
   }
 }
 
@@ -185,7 +189,12 @@ describe('webhook dispatch of control events', () => {
       store,
       accepted: async (event) => event.event_id === owner.event_id,
     })
-    expect(await dispatch([{ payload: stranger }, { payload: owner }])).toEqual({ notices: 1, created: 1 })
+    expect(
+      await dispatch([
+        { payload: stranger, offset: '7' },
+        { payload: owner, offset: '8' },
+      ]),
+    ).toEqual({ notices: 1, created: 1 })
     const [row] = store.rows.values()
     expect(JSON.parse(row?.delivery.payload ?? '{}')).toMatchObject({
       type: 'rebuild.finished',
