@@ -14,6 +14,7 @@ import { addServiceCommands } from './serviceCommands.js'
 import { addTenancyCommands } from './tenancyCommandLine.js'
 import { addReplayCommand } from './replayCommand.js'
 import { addMcpCommand } from './mcpServer.js'
+import { addDeadLetterCommands } from './deadLettersCommand.js'
 
 /** A new program each time: commander keeps parsed values on its commands. */
 export function createProgram(output: OutputConfiguration = {}): Command {
@@ -32,6 +33,7 @@ export function createProgram(output: OutputConfiguration = {}): Command {
   addServiceCommands(program)
   addTenancyCommands(program)
   addReplayCommand(program)
+  addDeadLetterCommands(program)
   addMcpCommand(program)
   // commander's own help command reads one word; this one also takes `help keys create`.
   program

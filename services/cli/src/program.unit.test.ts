@@ -47,6 +47,9 @@ const commandsAndOptions: [string, string[]][] = [
   ['keys revoke', ['--key <key_…>']],
   ['replay', ['--projection <name>', '--from-beginning', '--from <timestamp>', '--log-format <format>']],
   ['mcp', ['--user <id>', '--customer <id>']],
+  ['dead-letters list', ['--group <consumer-group>']],
+  ['dead-letters show', []],
+  ['dead-letters redrive', []],
 ]
 
 describe('help', () => {
@@ -54,7 +57,7 @@ describe('help', () => {
     const { code, out, err, ran } = await cli(...argv)
     expect({ code, err, ran }).toEqual({ code: 0, err: '', ran: [] })
     expect(out).toContain('Usage: memory-service [options] [command]')
-    for (const command of ['start', 'config', 'instances', 'keys', 'replay', 'mcp', 'help'])
+    for (const command of ['start', 'config', 'instances', 'keys', 'replay', 'dead-letters', 'mcp', 'help'])
       expect(out).toMatch(new RegExp(`^  ${command} `, 'm'))
     expect(out.trimEnd().endsWith(exitCodesFooter)).toBe(true)
   })
@@ -151,6 +154,12 @@ describe('parsing', () => {
       ['mcp', '--user', 'u1', '--customer', 'c1'],
       { command: 'mcp', options: { user: 'u1', customer: 'c1' }, args: [] },
     ],
+    [
+      ['dead-letters', 'list', '--group', 'memory-projector-vector'],
+      { command: 'dead-letters list', options: { group: 'memory-projector-vector' }, args: [] },
+    ],
+    [['dead-letters', 'show', '0:12'], { command: 'dead-letters show', options: {}, args: ['0:12'] }],
+    [['dead-letters', 'redrive', '0:12'], { command: 'dead-letters redrive', options: {}, args: ['0:12'] }],
   ])('%j', async (argv, expected) => {
     expect(await cli(...argv)).toEqual({ code: 0, out: '', err: '', ran: [expected] })
   })

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto'
-import type { Admin, Kafka } from 'kafkajs'
+import type { Admin, IHeaders, Kafka } from 'kafkajs'
 
-/** One record as read back: its offset, key and bytes. */
+/** One record as read back: its offset, key, bytes and headers. */
 export interface ReadRecord {
   offset: number
   key: string | undefined
+  rawKey: Buffer | null
   value: Buffer | null
+  headers: IHeaders | undefined
 }
 
 export interface PartitionReader {
@@ -80,7 +82,13 @@ export function createPartitionReader(kafka: Kafka): PartitionReader {
               const offset = Number(message.offset)
               if (offset < next) continue
               if (offset >= to) break
-              visit({ offset, key: message.key?.toString('utf8'), value: message.value })
+              visit({
+                offset,
+                key: message.key?.toString('utf8'),
+                rawKey: message.key,
+                value: message.value,
+                headers: message.headers,
+              })
               next = offset + 1
             }
             // Compacted or aborted records leave gaps: the range is read once the batch reached past its end.
