@@ -68,11 +68,46 @@ export function createConversationStore(client: Client) {
       const page = await client.search({ index, size: 1000, _source: false, query: { bool: { filter } } })
       const ids = page.hits.hits.flatMap((hit) => (hit._id ? [hit._id] : []))
       if (ids.length === 0) return deleted
-      await client.bulk({
+      const response = await client.bulk({
         operations: ids.map((id) => ({ delete: { _index: index, _id: id } })),
         refresh: true,
       })
+      // A delete that failed would come back in the next page forever: stop and let the caller retry.
+      const failed = response.items.filter((item) => item.delete?.error && item.delete.status !== 404)
+      if (failed.length > 0) {
+        throw new Error(
+          `${String(failed.length)} of ${String(ids.length)} deletions from ${index} failed: ${failed[0]?.delete?.error?.type ?? '?'} ${failed[0]?.delete?.error?.reason ?? ''}`,
+        )
+      }
       deleted += ids.length
+    }
+  }
+  /** Every conversation id among the turns matching a filter, however many (a composite aggregation, page by page). */
+  async function conversationIdsMatching(filter: object[]): Promise<string[]> {
+    const found: string[] = []
+    let after: Record<string, string | number | boolean | null> | undefined
+    for (;;) {
+      const page = await client.search({
+        index: CONVERSATION_TURNS_INDEX,
+        size: 0,
+        query: { bool: { filter } },
+        aggs: {
+          conversations: {
+            composite: {
+              size: 1000,
+              sources: [{ id: { terms: { field: 'conversation_id' } } }],
+              ...(after ? { after } : {}),
+            },
+          },
+        },
+      })
+      const aggregation = page.aggregations?.conversations as
+        | { buckets?: { key: { id: string } }[]; after_key?: Record<string, string> }
+        | undefined
+      const buckets = aggregation?.buckets ?? []
+      for (const bucket of buckets) found.push(bucket.key.id)
+      if (buckets.length === 0 || !aggregation?.after_key) return found
+      after = aggregation.after_key
     }
   }
   /** When the user was erased (null: never). */
@@ -106,15 +141,7 @@ export function createConversationStore(client: Client) {
       // A turn or a compaction indexed a moment ago is not searchable before a refresh; the erasure must see it.
       await client.indices.refresh({ index: [CONVERSATION_TURNS_INDEX, CONVERSATIONS_INDEX] })
       // Which conversations were theirs, so that those ids stay not found after the erasure.
-      const ids = await client.search({
-        index: CONVERSATION_TURNS_INDEX,
-        size: 0,
-        query: { bool: { filter: owned } },
-        aggs: { conversations: { terms: { field: 'conversation_id', size: 10_000 } } },
-      })
-      const conversationIds = (
-        (ids.aggregations?.conversations as { buckets?: { key: string }[] } | undefined)?.buckets ?? []
-      ).map((bucket) => bucket.key)
+      const conversationIds = await conversationIdsMatching(owned)
       const id = storeIdOf(event.instance_id, event.user_id)
       const previous = await client.get<{ conversation_ids?: string[] }>(
         { index: ERASURES_INDEX, id },
