@@ -234,6 +234,21 @@ describe('replay', () => {
     expect(await graphOf(late)).toHaveLength(late.length)
   })
 
+  it('two rebuilds of one projection at once (two processes, replay beside a configuration rebuild) run one after the other', async () => {
+    const since = new Date(Date.now() - 1000)
+    const before = await memoriesOf(memoryIds)
+    const args = ['--projection', 'vector', '--from', since.toISOString()]
+    const reports = await Promise.all([
+      runReplay(harness.config, args, harness.logger),
+      runReplay(harness.config, args, harness.logger),
+    ])
+    const generations = reports.map(([report]) => report?.generation ?? '').sort()
+    // Each built its own next generation from the other's: none destroyed the other's work.
+    expect(new Set(generations).size).toBe(2)
+    expect(reports.map(([report]) => report?.previousGeneration)).toContain(generations[0])
+    expect(await memoriesOf(memoryIds)).toEqual(before)
+  })
+
   it('rejects invalid arguments before touching anything', async () => {
     for (const args of [
       [],

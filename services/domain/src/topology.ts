@@ -36,6 +36,8 @@ export const CONVERSATIONS_INDEX = 'mem-conversations-v1'
 export const ERASURES_INDEX = 'mem-erasures-v1'
 /** Claims of document ingestions (documents are idempotent by their document_id). */
 export const IDEMPOTENCY_INDEX = 'mem-idempotency-v1'
+/** Cluster-wide leases (one rebuild of a projection at a time across every process). */
+export const LEASES_INDEX = 'mem-leases-v1'
 /** Webhook deliveries by delivery id (derived from webhook and source event), with their attempts. */
 export const WEBHOOK_DELIVERIES_INDEX = 'mem-webhook-deliveries-v1'
 

@@ -3,9 +3,11 @@ import type { Admin } from 'kafkajs'
 import { activeGraphGenerationQuery, nextGeneration } from '../graph/graphGenerations.js'
 import {
   createElasticsearchStore,
+  createLeaseStore,
   loadEngineDeclarations,
   withVectorDimension,
   type Embedder,
+  type LeaseStore,
   type LogAndProjections,
   type Logger,
   type Neo4jStore,
@@ -72,7 +74,37 @@ export async function rebuildProjection(
     policyOf?: PolicyLookup
     /** Called every couple of seconds while the log is read, and once caught up. */
     onProgress?: (progress: { events: number; behind: number }) => Promise<void> | void
+    /** Where the rebuild of a projection is held, one at a time across every process (Elasticsearch by default). */
+    leases?: LeaseStore
   },
+): Promise<RebuildReport> {
+  const { logger } = options
+  // Two rebuilds of one projection (two projector processes, `replay` beside a configuration rebuild) would pick
+  // the same next generation and consumer group and destroy each other's work: the second waits for the first.
+  const lease = await (options.leases ?? createLeaseStore(engines.elasticsearch)).acquire(
+    `rebuild-${options.projection}`,
+    {
+      onWait: (held) =>
+        logger.info(
+          { projection: options.projection, holder: held.holder, since: held.acquired_at },
+          'another rebuild of this projection is running; waiting for it',
+        ),
+    },
+  )
+  try {
+    return await rebuildHolding(engines, options, () => {
+      // Renewals failed past the lease's time and another rebuild may have taken over: nothing more is switched.
+      if (lease.lost()) throw new Error(`the rebuild lease of ${options.projection} was lost; this rebuild stops`)
+    })
+  } finally {
+    await lease.release()
+  }
+}
+
+async function rebuildHolding(
+  engines: LogAndProjections,
+  options: Parameters<typeof rebuildProjection>[1],
+  stillHeld: () => void,
 ): Promise<RebuildReport> {
   const started = performance.now()
   const { logger } = options
@@ -154,6 +186,7 @@ export async function rebuildProjection(
         }
       }
       await caughtUp('catching up')
+      stillHeld()
       await target.switchReaders()
       logger.info({ projection: options.projection, generation: target.next }, 'readers switched')
       await caughtUp('after the switch')
@@ -166,6 +199,7 @@ export async function rebuildProjection(
   } finally {
     await admin.disconnect()
   }
+  stillHeld()
   await target.dropPrevious()
   const report = {
     projection: options.projection,
