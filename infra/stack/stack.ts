@@ -11,6 +11,8 @@ import {
   loadConfig,
   runDependencyCheck,
   type DependencyCheckResult,
+  type DependencyName,
+  type DependencyProbe,
   type Engines,
 } from '@memory-service/engines'
 import { consumerGroupsToWatch, consumerLag, type ConsumerGroupLag } from '@memory-service/log'
@@ -114,7 +116,7 @@ export function missingPrerequisites(machine: MachineProbe = { commandExists, jd
 
 async function waitUntilReady(
   server: ServerDefinition,
-  engines: Engines,
+  engines: ProbedEngines,
   pid: number,
   progress: Progress,
   logFile: string,
@@ -122,7 +124,7 @@ async function waitUntilReady(
   const started = Date.now()
   let lastReport = started
   for (;;) {
-    const check = await runDependencyCheck(server.dependency, engines.probes[server.dependency], 5000)
+    const check = await runDependencyCheck(server.dependency, engines.probe(server.dependency), 5000)
     if (check.status === 'up') return check
     if (!isAlive(pid)) throw new Error(`${server.name} exited during start-up; see ${logFile}`)
     if (Date.now() - started > server.startupTimeoutMs) {
@@ -157,16 +159,18 @@ function wantsDocker(env: NodeJS.ProcessEnv): boolean {
 }
 
 /**
- * Clients for the readiness probes. ClickHouse is opened in memory: the services' data directory belongs to the
- * service process (one process per directory).
+ * Clients for the readiness probes of the servers the stack runs. ClickHouse is not one of them (it runs inside the
+ * service process, which owns its data directory), so it is not opened.
  */
+type ProbedEngines = Engines & { probe(name: DependencyName): DependencyProbe }
+
 async function connectForProbes(env: NodeJS.ProcessEnv) {
   const config = loadConfig(env)
   const logger = createLogger({ level: 'silent', name: 'stack' })
-  const engines = await connectEngines(
-    { ...config, clickhouse: { ...config.clickhouse, dataPath: ':memory:' } },
-    logger,
-  )
+  const connected = await connectEngines(config, logger, { clickhouse: false })
+  const probe = (name: DependencyName): DependencyProbe =>
+    connected.probes[name] ?? (() => Promise.reject(new Error(`the stack does not run ${name}`)))
+  const engines: ProbedEngines = { ...connected, probe }
   return { config, paths: layout(config), engines }
 }
 
@@ -177,7 +181,7 @@ export async function stackUp(progress: Progress, env: NodeJS.ProcessEnv = proce
     const pending: ServerDefinition[] = []
     const external: string[] = []
     const checks = await Promise.all(
-      servers.map((server) => runDependencyCheck(server.dependency, engines.probes[server.dependency], 3000)),
+      servers.map((server) => runDependencyCheck(server.dependency, engines.probe(server.dependency), 3000)),
     )
     for (const [index, server] of servers.entries()) {
       const check = checks[index]
@@ -287,7 +291,7 @@ export async function stackStatus(env: NodeJS.ProcessEnv = process.env): Promise
   try {
     const rows = await Promise.all(
       servers.map(async (server): Promise<ServerStatus> => {
-        const check = await runDependencyCheck(server.dependency, engines.probes[server.dependency], 5000)
+        const check = await runDependencyCheck(server.dependency, engines.probe(server.dependency), 5000)
         const pid = readPid(join(paths.runDir, `${server.name}.pid`))
         const { address, local } = configuredAddress(server, config)
         return {

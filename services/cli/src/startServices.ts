@@ -35,7 +35,11 @@ export async function startServices(
     clock?: () => number
   } = {},
 ): Promise<RunningServices> {
-  const runtime = await createProcessRuntime(config, logger)
+  // The in-process ClickHouse admits one process per data directory: only a process that runs its users opens it,
+  // so a pipeline worker can run beside `npm start`.
+  const runtime = await createProcessRuntime(config, logger, {
+    clickhouse: names.includes('gateway') || names.includes('projectors'),
+  })
   const running: RunningServices = {
     addresses: {},
     anticipationStats: () => undefined,

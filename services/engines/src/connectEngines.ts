@@ -21,10 +21,18 @@ export interface Engines {
   schemaCodec: SchemaCodec
   elasticsearch: ElasticsearchClient
   neo4j: Neo4jStore
-  clickhouse: ClickhouseStore
-  /** One real client call per engine, for /readyz and the stack's readiness checks. */
-  probes: Record<DependencyName, DependencyProbe>
+  /** Only in a process whose services use it (the gateway's analytics, the analytics projection). */
+  clickhouse?: ClickhouseStore
+  /** One real client call per engine this process uses, for /readyz and the stack's readiness checks. */
+  probes: Partial<Record<DependencyName, DependencyProbe>>
   close(): Promise<void>
+}
+
+/** The process's ClickHouse, for a service that cannot work without it. */
+export function clickhouseOf(engines: Pick<Engines, 'clickhouse'>): ClickhouseStore {
+  if (!engines.clickhouse)
+    throw new Error('this process was started without ClickHouse (only the gateway and the projectors use it)')
+  return engines.clickhouse
 }
 
 export function clickhouseDataPath(config: ServiceConfig): string {
@@ -52,14 +60,27 @@ export function connectLogAndProjections(config: ServiceConfig, logger: Logger):
 }
 
 /** Creates the clients without calling any engine: a process can start, and report not-ready, while one is down. */
-export async function connectEngines(config: ServiceConfig, logger: Logger): Promise<Engines> {
+export async function connectEngines(
+  config: ServiceConfig,
+  logger: Logger,
+  options: {
+    /**
+     * Whether this process uses ClickHouse (default: yes). The in-process engine admits one process per data
+     * directory, so a process that does not need it (the pipeline) must not open it.
+     */
+    clickhouse?: boolean
+  } = {},
+): Promise<Engines> {
   const { kafka, schemaCodec, elasticsearch, neo4j } = connectLogAndProjections(config, logger)
-  const clickhouse = createClickhouseStore(
-    await createClickhouseClient({ ...config.clickhouse, dataPath: clickhouseDataPath(config) }),
-    config.clickhouse.database,
-  )
+  const clickhouse =
+    options.clickhouse === false
+      ? undefined
+      : createClickhouseStore(
+          await createClickhouseClient({ ...config.clickhouse, dataPath: clickhouseDataPath(config) }),
+          config.clickhouse.database,
+        )
 
-  const probes: Record<DependencyName, DependencyProbe> = {
+  const probes: Partial<Record<DependencyName, DependencyProbe>> = {
     async kafka() {
       const admin = await createTopicAdmin(kafka)
       try {
@@ -75,7 +96,7 @@ export async function connectEngines(config: ServiceConfig, logger: Logger): Pro
     },
     elasticsearch: () => elasticsearchVersion(elasticsearch),
     neo4j: () => neo4j.version(),
-    clickhouse: () => clickhouse.version(),
+    ...(clickhouse ? { clickhouse: () => clickhouse.version() } : {}),
   }
 
   return {
@@ -86,7 +107,7 @@ export async function connectEngines(config: ServiceConfig, logger: Logger): Pro
     clickhouse,
     probes,
     async close() {
-      await Promise.allSettled([elasticsearch.close(), neo4j.close(), clickhouse.close()])
+      await Promise.allSettled([elasticsearch.close(), neo4j.close(), clickhouse?.close()])
     },
   }
 }

@@ -3,6 +3,7 @@
  * CLI runs it alone (`memory-service start gateway`) or beside the other services.
  */
 import {
+  clickhouseOf,
   sharedEmbedder,
   sharedQueryEmbedder,
   summarizerOf,
@@ -201,7 +202,7 @@ export async function startGatewayService(
         recordUsage,
       },
       analytics: createAnalyticsReports(
-        createAnalyticsStore(engines.clickhouse),
+        createAnalyticsStore(clickhouseOf(engines)),
         parseTokenPrices(config.analytics.tokenPrices),
         memoryStore,
       ),
@@ -238,7 +239,7 @@ export async function startGatewayService(
         : {}),
       configs: {
         commands: configCommands,
-        reports: createConfigReports(engines.clickhouse, configCommands),
+        reports: createConfigReports(clickhouseOf(engines), configCommands),
       },
       recordUsage,
       gatewayCount: () => presence.count(),

@@ -1,5 +1,6 @@
 import {
   checkDependencies,
+  clickhouseOf,
   createElasticsearchStore,
   type Engines,
   type Logger,
@@ -96,7 +97,7 @@ export async function startProjectors(
     createElasticsearchStore<MemoryDocument>(engines.elasticsearch, MEMORIES_ALIAS),
   )
   const projectGraph = createGraphProjection(engines.neo4j)
-  const projectUsage = createAnalyticsProjection(engines.clickhouse)
+  const projectUsage = createAnalyticsProjection(clickhouseOf(engines))
   const projectConversations = createConversationProjection(
     createConversationStore(engines.elasticsearch),
     options.onConversationsGrown,

@@ -34,9 +34,19 @@ export async function createClickhouseClient(
   // Loaded on demand: the 500 MB engine is only mapped into processes that use it.
   const { createChdbConnection } = await import('chdb/connection')
   // chdb's types come from an older copy of @clickhouse/client-common; the runtime contract is the same.
-  const connection = createChdbConnection({ path: options.dataPath }) as unknown as NonNullable<
-    ClickHouseClientConfigOptions['connection']
-  >
+  let connection: NonNullable<ClickHouseClientConfigOptions['connection']>
+  try {
+    connection = createChdbConnection({ path: options.dataPath }) as unknown as typeof connection
+  } catch (error) {
+    // The engine locks its data directory: the usual cause is another process of this service holding it.
+    throw new Error(
+      `ClickHouse could not open its data directory ${options.dataPath}: another process probably holds it (the ` +
+        'in-process engine admits one process per directory). Run the gateway and the projectors in one process ' +
+        '(npm start), or run a ClickHouse server and set CLICKHOUSE_URL for every process ' +
+        '(docs/operations.md, "Several processes").',
+      { cause: error },
+    )
+  }
   return createClient({ connection, clickhouse_settings })
 }
 

@@ -53,7 +53,7 @@ export async function provisionEngines(
     topicAdmin: TopicAdmin
     elasticsearch: ElasticsearchClient
     neo4j: Neo4jStore
-    clickhouse: ClickhouseStore
+    clickhouse?: ClickhouseStore | undefined
   },
   declarations: EngineDeclarations,
   logger: Logger,
@@ -70,9 +70,11 @@ export async function provisionEngines(
   )
   await engines.neo4j.applySchema(declarations.neo4jSchema)
   logger.info({ statements: declarations.neo4jSchema.length }, 'neo4j constraints provisioned')
-  for (const { source } of declarations.clickhouseDdl) await engines.clickhouse.applyDdl(source)
+  const clickhouse = engines.clickhouse
+  if (!clickhouse) return
+  for (const { source } of declarations.clickhouseDdl) await clickhouse.applyDdl(source)
   logger.info(
-    { files: declarations.clickhouseDdl.map(({ file }) => file), database: engines.clickhouse.database },
+    { files: declarations.clickhouseDdl.map(({ file }) => file), database: clickhouse.database },
     'clickhouse tables provisioned',
   )
 }

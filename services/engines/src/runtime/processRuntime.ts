@@ -26,8 +26,12 @@ export interface ProcessRuntime {
 }
 
 /** Connects the engines and provisions the declared topics, indices, constraints and tables (idempotently). */
-export async function createProcessRuntime(config: ServiceConfig, logger: Logger): Promise<ProcessRuntime> {
-  const engines = await connectEngines(config, logger)
+export async function createProcessRuntime(
+  config: ServiceConfig,
+  logger: Logger,
+  options: { clickhouse?: boolean } = {},
+): Promise<ProcessRuntime> {
+  const engines = await connectEngines(config, logger, options)
   const closers: (() => Promise<void>)[] = [() => engines.close()]
   const instances = new Map<string, Promise<unknown>>()
   const runtime: ProcessRuntime = {
