@@ -34,6 +34,19 @@ if (!existsSync(schemathesis)) {
   run(join(venv, 'bin', 'pip'), ['install', '--quiet', `schemathesis==${schemathesisVersion}`])
 }
 
+/** Errors of a request that got no (whole) answer: the API's fault. Anything else is the tool's own. */
+const unanswered = new Set([
+  'ReadTimeout',
+  'ConnectTimeout',
+  'Timeout',
+  'ConnectionError',
+  'ChunkedEncodingError',
+  'RemoteDisconnected',
+  'ProtocolError',
+  'TooManyRedirects',
+  'InvalidChunkLength',
+])
+
 const bench = await startBench('fuzz', ['gateway', 'pipeline', 'projectors'])
 const eventLog = join(process.cwd(), 'test-results', 'fuzz', 'events.ndjson')
 let exitCode = 1
@@ -110,19 +123,6 @@ interface RunOutcome {
   /** Errors of schemathesis or Hypothesis themselves. */
   toolErrors: string[]
 }
-
-/** Errors of a request that got no (whole) answer: the API's fault. Anything else is the tool's own. */
-const unanswered = new Set([
-  'ReadTimeout',
-  'ConnectTimeout',
-  'Timeout',
-  'ConnectionError',
-  'ChunkedEncodingError',
-  'RemoteDisconnected',
-  'ProtocolError',
-  'TooManyRedirects',
-  'InvalidChunkLength',
-])
 
 /** What the run found, from schemathesis' own event log. */
 function outcomeOf(file: string): RunOutcome {
