@@ -1,9 +1,14 @@
+import { randomBytes } from 'node:crypto'
 import { defineConfig } from 'vitest/config'
+
+// Every test run is a deployment of its own on the shared stack (topics, groups, indices, graph carry the namespace),
+// so `npm test` beside a running `npm start` takes none of its records; test/setup/namespace.ts drops it at the end.
+process.env.MEMORY_SERVICE_NAMESPACE ??= `test-${randomBytes(4).toString('hex')}`
 
 // Workspace packages resolve to their TypeScript sources (the "memory-service-source" export condition; a name of our own, since some published packages export TypeScript sources under "source"), as under tsx.
 const conditions = ['memory-service-source', 'node', 'development|production']
 
-const stackSetup = './test/setup/stack.ts'
+const stackSetup = ['./test/setup/stack.ts', './test/setup/namespace.ts']
 
 export default defineConfig({
   resolve: { conditions },
@@ -24,7 +29,7 @@ export default defineConfig({
         test: {
           name: 'int',
           include: ['services/*/src/**/*.int.test.ts'],
-          globalSetup: [stackSetup],
+          globalSetup: stackSetup,
           setupFiles: ['./test/setup/engineEnvironment.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
@@ -35,7 +40,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.e2e.test.ts'],
-          globalSetup: [stackSetup],
+          globalSetup: stackSetup,
           setupFiles: ['./test/setup/engineEnvironment.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,

@@ -15,7 +15,8 @@ CREATE CONSTRAINT projection_state_unique IF NOT EXISTS FOR (state:ProjectionSta
 CREATE INDEX entity_generation_key IF NOT EXISTS FOR (entity:Entity) ON (entity.generation, entity.instance_id, entity.key);
 CREATE INDEX memory_generation_instance IF NOT EXISTS FOR (memory:Memory) ON (memory.generation, memory.instance_id);
 CREATE INDEX entity_generation IF NOT EXISTS FOR (entity:Entity) ON (entity.generation);
-// Which generation readers use; data written before generations existed belongs to the first. That scan of every
-// node runs once: the pointer remembers it was done, so later starts skip it.
-MERGE (state:ProjectionState {projection: 'graph'}) ON CREATE SET state.generation = 'g1';
-MATCH (state:ProjectionState {projection: 'graph'}) WHERE state.labelled_generations IS NULL CALL { MATCH (node) WHERE (node:Memory OR node:Entity OR node:DeletedMemory) AND node.generation IS NULL SET node.generation = 'g1' } SET state.labelled_generations = true;
+// Which generation readers use ($graph_state and $first_generation carry the deployment's namespace: 'graph' and
+// 'g1' by default). Data written before generations existed belongs to the first. That scan of every node runs once:
+// the pointer remembers it was done, so later starts skip it.
+MERGE (state:ProjectionState {projection: $graph_state}) ON CREATE SET state.generation = $first_generation;
+MATCH (state:ProjectionState {projection: $graph_state}) WHERE state.labelled_generations IS NULL CALL { MATCH (node) WHERE (node:Memory OR node:Entity OR node:DeletedMemory) AND node.generation IS NULL SET node.generation = $first_generation } SET state.labelled_generations = true;

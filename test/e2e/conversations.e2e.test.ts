@@ -3,7 +3,7 @@
  * transcript's immutability, context fetch within a budget and its 404s, compaction (summary, extraction of the
  * compacted turns, the 409 while one runs) and the usage both record.
  */
-import { IDEMPOTENCY_INDEX } from '@memory-service/domain'
+import { CONVERSATIONS_INDEX, IDEMPOTENCY_INDEX } from '@memory-service/domain'
 import type { Client } from '@elastic/elasticsearch'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type MemoryClient } from '@memory-service/client'
@@ -300,7 +300,7 @@ describe('compaction', () => {
         compression_ratio: number
         validation_score: number
       }>(
-        { index: 'mem-conversations-v1', id: `${instance.instance.instance_id}:${conversationId}` },
+        { index: CONVERSATIONS_INDEX, id: `${instance.instance.instance_id}:${conversationId}` },
         { ignore: [404] },
       )
       return response.found ? response._source : undefined

@@ -11,6 +11,7 @@ import {
   type Neo4jStore,
 } from '@memory-service/engines'
 import { MEMORIES_ALIAS } from '@memory-service/domain'
+import { activeGraphGeneration } from '@memory-service/read-models'
 import { type Memory } from '@memory-service/contracts'
 import { type MemoryClient } from '@memory-service/client'
 import type { Client } from '@elastic/elasticsearch'
@@ -41,7 +42,7 @@ async function remember(document: string): Promise<string[]> {
   return job.memory_ids ?? []
 }
 
-const activeGeneration = `MATCH (state:ProjectionState {projection: 'graph'}) WITH state.generation AS generation`
+const activeGeneration = activeGraphGeneration
 
 /** The graph as readers see it: the user's memories with their entities, the entities' names, counts and relations. */
 async function graphOf(ids: string[]) {

@@ -11,9 +11,11 @@ import * as grpc from '@grpc/grpc-js'
 import * as protoLoader from '@grpc/proto-loader'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMemoryClient } from '@memory-service/client'
+import { deployment } from '@memory-service/domain'
 import type { ProtoGrpcType } from '@memory-service/contracts/proto/health'
 import type { HealthCheckResponse__Output } from '@memory-service/contracts/proto/grpc/health/v1/HealthCheckResponse'
 
+const topic = deployment.topic
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 let service: ChildProcess
 let output = ''
@@ -83,12 +85,15 @@ describe('memory-service start', () => {
     expect(
       readiness.consumers?.map((entry) => [entry.group, entry.topics?.map((topic) => topic.topic)]),
     ).toEqual([
-      ['memory-pipeline', ['mem.documents.v1']],
-      ['memory-projector-jobs', ['mem.documents.v1', 'mem.ingestion-jobs.v1']],
-      ['memory-projector-vector', ['mem.memories.v1']],
-      ['memory-projector-graph', ['mem.memories.v1']],
-      ['memory-projector-analytics', ['mem.usage.v1']],
-      ['memory-projector-conversations', ['mem.conversation-events.v1', 'mem.conversations.v1']],
+      [deployment.group('memory-pipeline'), [topic('mem.documents.v1')]],
+      [deployment.group('memory-projector-jobs'), [topic('mem.documents.v1'), topic('mem.ingestion-jobs.v1')]],
+      [deployment.group('memory-projector-vector'), [topic('mem.memories.v1')]],
+      [deployment.group('memory-projector-graph'), [topic('mem.memories.v1')]],
+      [deployment.group('memory-projector-analytics'), [topic('mem.usage.v1')]],
+      [
+        deployment.group('memory-projector-conversations'),
+        [topic('mem.conversation-events.v1'), topic('mem.conversations.v1')],
+      ],
     ])
     for (const entry of readiness.consumers ?? []) {
       expect(entry.error).toBeUndefined()

@@ -14,7 +14,12 @@ import {
   createNeo4jStore,
   type Neo4jStore,
 } from '@memory-service/engines'
-import { MEMORIES_ALIAS, CONVERSATION_TURNS_INDEX, CONVERSATIONS_INDEX } from '@memory-service/domain'
+import {
+  MEMORIES_ALIAS,
+  CONVERSATION_EVENTS_TOPIC,
+  CONVERSATION_TURNS_INDEX,
+  CONVERSATIONS_INDEX,
+} from '@memory-service/domain'
 import { createConversationProjection } from '@memory-service/read-models'
 import { eventually, startGatewayWithInstance, uniqueName } from '../support/testEngines.js'
 
@@ -203,7 +208,7 @@ describe('erasing a user', () => {
     const writer = createConversationProjection(createConversationStore(elasticsearch))
     const conversationId = uniqueName('replayed')
     const turn = (userId: string, eventId: string) => ({
-      topic: 'mem.conversation-events.v1',
+      topic: CONVERSATION_EVENTS_TOPIC,
       partition: 0,
       offset: '999999',
       key: null,

@@ -1,45 +1,89 @@
 /**
  * Every name the services agree on through the engines, in one place: the Kafka topics (the source of truth), the
  * consumer groups that project them, and the stores they project into. A name changed here changes for every
- * deployable at once; infra/kafka/topics.json and infra/elasticsearch/indices.json declare the same names, and
+ * deployable at once; infra/kafka/topics.json and infra/elasticsearch/indices.json declare the same base names, and
  * engines/src/provisioning/topology.unit.test.ts keeps them in step.
+ *
+ * A deployment may run in a namespace (MEMORY_SERVICE_NAMESPACE) so that several share one cluster — staging beside
+ * production, a test run beside a running product: every topic, consumer group, index and graph generation gets the
+ * namespace in its name. The default namespace (unset) uses the bare names, so existing data stays where it is.
+ * The names are fixed when the process starts: every process of a deployment must be started with the same value.
  */
 
+export const NAMESPACE_VARIABLE = 'MEMORY_SERVICE_NAMESPACE'
+
+// Lower case because Elasticsearch index names must be; short because Kafka group and topic names carry it.
+const namespacePattern = /^[a-z][a-z0-9-]{0,23}$/
+
+/** The namespace a value of MEMORY_SERVICE_NAMESPACE names; unset or empty is the default namespace (''). */
+export function parseNamespace(value: string | undefined): string {
+  if (value === undefined || value === '') return ''
+  if (!namespacePattern.test(value)) {
+    throw new Error(
+      `${NAMESPACE_VARIABLE}=${JSON.stringify(value)}: a namespace is 1-24 characters of a-z, 0-9 and '-', starting with a letter`,
+    )
+  }
+  return value
+}
+
+/** The names of one deployment's topics, consumer groups, indices and graph, for a namespace. */
+export function topologyFor(namespace: string) {
+  const topic = (name: string) => (namespace ? `${namespace}.${name}` : name)
+  const index = (name: string) => (namespace ? `${namespace}-${name}` : name)
+  return {
+    namespace,
+    topic,
+    /** Consumer groups (and any other Kafka group) of this deployment. */
+    group: topic,
+    index,
+    /** The graph's generation names (`g1`, `staging/g1`) and the key of the node pointing at the active one. */
+    graph: {
+      generationPrefix: namespace ? `${namespace}/` : '',
+      stateKey: namespace ? `graph/${namespace}` : 'graph',
+    },
+  }
+}
+
+export type DeploymentTopology = ReturnType<typeof topologyFor>
+
+/** This process's deployment: its namespace comes from the environment. */
+export const deployment: DeploymentTopology = topologyFor(parseNamespace(process.env[NAMESPACE_VARIABLE]))
+
 /** Kafka topics: what was accepted, in order. */
-export const CONTROL_TOPIC = 'mem.control.v1'
-export const DOCUMENTS_TOPIC = 'mem.documents.v1'
-export const CONVERSATION_EVENTS_TOPIC = 'mem.conversation-events.v1'
-export const CONVERSATIONS_TOPIC = 'mem.conversations.v1'
-export const INGESTION_JOBS_TOPIC = 'mem.ingestion-jobs.v1'
-export const MEMORIES_TOPIC = 'mem.memories.v1'
-export const USAGE_TOPIC = 'mem.usage.v1'
-export const DEAD_LETTER_TOPIC = 'mem.dead-letter.v1'
+export const CONTROL_TOPIC = deployment.topic('mem.control.v1')
+export const DOCUMENTS_TOPIC = deployment.topic('mem.documents.v1')
+export const CONVERSATION_EVENTS_TOPIC = deployment.topic('mem.conversation-events.v1')
+export const CONVERSATIONS_TOPIC = deployment.topic('mem.conversations.v1')
+export const INGESTION_JOBS_TOPIC = deployment.topic('mem.ingestion-jobs.v1')
+export const MEMORIES_TOPIC = deployment.topic('mem.memories.v1')
+export const USAGE_TOPIC = deployment.topic('mem.usage.v1')
+export const DEAD_LETTER_TOPIC = deployment.topic('mem.dead-letter.v1')
 
 /** The consumer group of each long-running consumer; a rebuild uses a group of its own per generation. */
 export const serviceConsumerGroups = {
-  pipeline: 'memory-pipeline',
-  jobs: 'memory-projector-jobs',
-  vector: 'memory-projector-vector',
-  graph: 'memory-projector-graph',
-  analytics: 'memory-projector-analytics',
-  conversations: 'memory-projector-conversations',
-  webhooks: 'memory-webhooks',
+  pipeline: deployment.group('memory-pipeline'),
+  jobs: deployment.group('memory-projector-jobs'),
+  vector: deployment.group('memory-projector-vector'),
+  graph: deployment.group('memory-projector-graph'),
+  analytics: deployment.group('memory-projector-analytics'),
+  conversations: deployment.group('memory-projector-conversations'),
+  webhooks: deployment.group('memory-webhooks'),
 } as const
 
 /** Elasticsearch. Readers and the vector projection use the alias; generations behind it are swapped by a rebuild. */
-export const MEMORIES_ALIAS = 'mem-memories'
-export const INGESTION_JOBS_INDEX = 'mem-ingestion-jobs-v1'
-export const CONVERSATION_TURNS_INDEX = 'mem-conversation-turns-v1'
+export const MEMORIES_ALIAS = deployment.index('mem-memories')
+export const INGESTION_JOBS_INDEX = deployment.index('mem-ingestion-jobs-v1')
+export const CONVERSATION_TURNS_INDEX = deployment.index('mem-conversation-turns-v1')
 /** One document per conversation: its compaction state. */
-export const CONVERSATIONS_INDEX = 'mem-conversations-v1'
+export const CONVERSATIONS_INDEX = deployment.index('mem-conversations-v1')
 /** Erased users, so that their turns still on their way are not stored. */
-export const ERASURES_INDEX = 'mem-erasures-v1'
+export const ERASURES_INDEX = deployment.index('mem-erasures-v1')
 /** Claims of document ingestions (documents are idempotent by their document_id). */
-export const IDEMPOTENCY_INDEX = 'mem-idempotency-v1'
+export const IDEMPOTENCY_INDEX = deployment.index('mem-idempotency-v1')
 /** Cluster-wide leases (one rebuild of a projection at a time across every process). */
-export const LEASES_INDEX = 'mem-leases-v1'
+export const LEASES_INDEX = deployment.index('mem-leases-v1')
 /** Webhook deliveries by delivery id (derived from webhook and source event), with their attempts. */
-export const WEBHOOK_DELIVERIES_INDEX = 'mem-webhook-deliveries-v1'
+export const WEBHOOK_DELIVERIES_INDEX = deployment.index('mem-webhook-deliveries-v1')
 
 /** ClickHouse tables of the usage read model (infra/clickhouse/*.sql creates them). */
 export const usageTables = {

@@ -34,6 +34,7 @@ import {
   type IngestionJob,
   CONTROL_TOPIC,
   serviceConsumerGroups,
+  deployment,
 } from '@memory-service/domain'
 import {
   createConfigCommands,
@@ -123,7 +124,7 @@ export async function startGatewayService(
     ? await tenancy.ensureDevelopmentInstance('bootstrap-development-instance')
     : undefined
   const presence = await createGroupPresence(engines.kafka, {
-    groupId: config.rateLimit.group,
+    groupId: deployment.group(config.rateLimit.group),
     topic: CONTROL_TOPIC,
   })
   runtime.onClose(() => presence.close())

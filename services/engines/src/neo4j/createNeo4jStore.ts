@@ -25,7 +25,8 @@ export interface Neo4jStore {
   /** Runs statements in order in one managed write transaction: all apply or none. */
   writeTransaction(statements: { cypher: string; params?: Record<string, unknown> }[]): Promise<void>
   /** Applies schema statements (constraints, indexes); each must be idempotent (`IF NOT EXISTS`). */
-  applySchema(statements: string[]): Promise<void>
+  /** Runs DDL statements in order; `params` go to the statements that name a parameter. */
+  applySchema(statements: string[], params?: Record<string, unknown>): Promise<void>
   version(): Promise<string>
   close(): Promise<void>
 }
@@ -55,8 +56,8 @@ export function createNeo4jStore(driver: Driver, database: string): Neo4jStore {
         await session.close()
       }
     },
-    async applySchema(statements) {
-      for (const statement of statements) await run('WRITE', statement, {})
+    async applySchema(statements, params = {}) {
+      for (const statement of statements) await run('WRITE', statement, statement.includes('$') ? params : {})
     },
     async version() {
       const [row] = await run<{ version: string; edition: string }>(

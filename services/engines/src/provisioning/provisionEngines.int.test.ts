@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest'
+import { topologyFor } from '@memory-service/domain'
 import { testConfig, testLogger, uniqueName } from '../../../../test/support/testEngines.js'
 import { createClickhouseClient, createClickhouseStore } from '../clickhouse/createClickhouseStore.js'
 import { createElasticsearchClient } from '../elasticsearch/createElasticsearchStore.js'
@@ -6,26 +7,18 @@ import { clickhouseDataPath } from '../connectEngines.js'
 import { createKafka } from '../kafka/createKafka.js'
 import { createTopicAdmin } from '../kafka/topicAdmin.js'
 import { createNeo4jDriver, createNeo4jStore } from '../neo4j/createNeo4jStore.js'
+import { dropDeployment } from './dropDeployment.js'
 import { loadEngineDeclarations, provisionEngines } from './provisionEngines.js'
 
 const config = testConfig()
 const logger = testLogger()
 const suffix = uniqueName('').slice(1)
-const declared = loadEngineDeclarations()
-// The declared topics and indices under names of this run's own, so the real ones are untouched.
-const declarations = {
-  ...declared,
-  topics: declared.topics.map((topic) => ({ ...topic, name: `${topic.name}.${suffix}` })),
-  indices: declared.indices.map((index) => ({
-    ...index,
-    name: `${index.name}-${suffix}`,
-    ...(index.alias ? { alias: `${index.alias}-${suffix}` } : {}),
-  })),
-}
+// A deployment of its own (a namespace), so this run's topics, indices and graph are untouched.
+const topology = topologyFor(`prov-${suffix}`)
+const declarations = loadEngineDeclarations(undefined, topology)
 
-const topicAdmin = await createTopicAdmin(
-  createKafka({ brokers: config.kafka.brokers, clientId: 'provisioning-test', logger }),
-)
+const kafka = createKafka({ brokers: config.kafka.brokers, clientId: 'provisioning-test', logger })
+const topicAdmin = await createTopicAdmin(kafka)
 const elasticsearch = createElasticsearchClient(config.elasticsearch)
 const neo4j = createNeo4jStore(createNeo4jDriver(config.neo4j), config.neo4j.database)
 const clickhouse = createClickhouseStore(
@@ -34,11 +27,8 @@ const clickhouse = createClickhouseStore(
 )
 
 afterAll(async () => {
-  await topicAdmin.deleteTopics(declarations.topics.map((topic) => topic.name))
   await topicAdmin.close()
   await clickhouse.command(`DROP DATABASE IF EXISTS ${clickhouse.database}`)
-  for (const index of declarations.indices)
-    await elasticsearch.indices.delete({ index: index.name }, { ignore: [404] })
   await Promise.all([neo4j.close(), clickhouse.close(), elasticsearch.close()])
 })
 
@@ -66,11 +56,11 @@ describe('provisioning', () => {
 
     const memories = declarations.indices.find((index) => index.alias !== undefined)
     const alias = memories?.alias ?? ''
-    expect(alias).toBe(`mem-memories-${suffix}`)
+    expect(alias).toBe(`prov-${suffix}-mem-memories`)
     const aliased = await elasticsearch.indices.getAlias({ name: alias })
-    expect(Object.keys(aliased)).toEqual([`mem-memories-g1-${suffix}`])
+    expect(Object.keys(aliased)).toEqual([`prov-${suffix}-mem-memories-g1`])
     const vectorMapping = await elasticsearch.indices.getMapping({ index: alias })
-    expect(vectorMapping[`mem-memories-g1-${suffix}`]?.mappings.properties?.embedding).toMatchObject({
+    expect(vectorMapping[`prov-${suffix}-mem-memories-g1`]?.mappings.properties?.embedding).toMatchObject({
       dims: 384,
     })
     await expect(
@@ -85,9 +75,10 @@ describe('provisioning', () => {
     )
     // The graph generation readers use exists once provisioning ran (g1, or whatever a rebuild moved it to).
     const [graphState] = await neo4j.read<{ generation: string }>(
-      "MATCH (state:ProjectionState {projection: 'graph'}) RETURN state.generation AS generation",
+      'MATCH (state:ProjectionState {projection: $key}) RETURN state.generation AS generation',
+      { key: `graph/prov-${suffix}` },
     )
-    expect(graphState?.generation).toMatch(/^g[1-9][0-9]*$/)
+    expect(graphState?.generation).toBe(`prov-${suffix}/g1`)
 
     const tables = await clickhouse.query<{ name: string }>(
       'SELECT name FROM system.tables WHERE database = {db:String} ORDER BY name',
@@ -102,5 +93,48 @@ describe('provisioning', () => {
       'usage_minute_mv',
       'usage_raw',
     ])
+  })
+
+  it('drops a namespaced deployment whole, and nothing of another deployment', async () => {
+    const other = topologyFor(`keep-${suffix}`)
+    const otherDeclarations = loadEngineDeclarations(undefined, other)
+    await provisionEngines({ topicAdmin, elasticsearch, neo4j }, otherDeclarations, logger, {
+      embeddingDimension: 384,
+    })
+    const graphOf = async (key: string) =>
+      neo4j.read<{ generation: string }>(
+        'MATCH (state:ProjectionState {projection: $key}) RETURN state.generation AS generation',
+        { key },
+      )
+    await neo4j.write(
+      'CREATE (:Entity {generation: $generation, entity_id: $id, instance_id: $id, key: $id})',
+      {
+        generation: `prov-${suffix}/g1`,
+        id: `dropped-${suffix}`,
+      },
+    )
+
+    const dropped = await dropDeployment({ kafka, elasticsearch, neo4j }, topology)
+
+    expect(dropped).toMatchObject({
+      topics: declarations.topics.length,
+      indices: declarations.indices.length,
+    })
+    expect(dropped.graphNodes).toBe(2)
+    expect((await topicAdmin.describeTopics(declarations.topics.map((topic) => topic.name))).size).toBe(0)
+    for (const index of declarations.indices)
+      expect(await elasticsearch.indices.exists({ index: index.name })).toBe(false)
+    expect(await graphOf(topology.graph.stateKey)).toEqual([])
+    // The other deployment keeps everything.
+    const kept = otherDeclarations.topics.map((topic) => topic.name)
+    expect((await topicAdmin.describeTopics(kept)).size).toBe(kept.length)
+    expect(Object.keys(await elasticsearch.indices.getAlias({ name: other.index('mem-memories') }))).toEqual([
+      `keep-${suffix}-mem-memories-g1`,
+    ])
+    expect(await graphOf(other.graph.stateKey)).toEqual([{ generation: `keep-${suffix}/g1` }])
+    await expect(dropDeployment({ kafka, elasticsearch, neo4j }, topologyFor(''))).rejects.toThrow(
+      /default namespace/,
+    )
+    await dropDeployment({ kafka, elasticsearch, neo4j }, other)
   })
 })

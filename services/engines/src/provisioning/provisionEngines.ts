@@ -2,6 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import type { Client as ElasticsearchClient, estypes } from '@elastic/elasticsearch'
+import { deployment, type DeploymentTopology } from '@memory-service/domain'
 import type { ClickhouseStore } from '../clickhouse/createClickhouseStore.js'
 import { createElasticsearchStore } from '../elasticsearch/createElasticsearchStore.js'
 import type { TopicAdmin, TopicDeclaration } from '../kafka/topicAdmin.js'
@@ -24,6 +25,7 @@ export interface EngineDeclarations {
   indices: IndexDeclaration[]
   neo4jSchema: string[]
   clickhouseDdl: { file: string; source: string }[]
+  graph: DeploymentTopology['graph']
 }
 
 // The declarations are the files of `@memory-service/infra` (the repository's infra/ folder), found by package resolution.
@@ -31,7 +33,14 @@ const defaultInfraDir = dirname(
   dirname(createRequire(import.meta.url).resolve('@memory-service/infra/kafka/topics.json')),
 )
 
-export function loadEngineDeclarations(infraDir = defaultInfraDir): EngineDeclarations {
+/**
+ * The declarations under infra/ name things without a namespace; this deployment's names (domain topology) are
+ * what gets created.
+ */
+export function loadEngineDeclarations(
+  infraDir = defaultInfraDir,
+  topology: DeploymentTopology = deployment,
+): EngineDeclarations {
   const { topics } = JSON.parse(readFileSync(join(infraDir, 'kafka/topics.json'), 'utf8')) as {
     topics: TopicDeclaration[]
   }
@@ -44,7 +53,17 @@ export function loadEngineDeclarations(infraDir = defaultInfraDir): EngineDeclar
   const { indices } = JSON.parse(readFileSync(join(infraDir, 'elasticsearch/indices.json'), 'utf8')) as {
     indices: IndexDeclaration[]
   }
-  return { topics, indices, neo4jSchema, clickhouseDdl }
+  return {
+    topics: topics.map((topic) => ({ ...topic, name: topology.topic(topic.name) })),
+    indices: indices.map((index) => ({
+      ...index,
+      name: topology.index(index.name),
+      ...(index.alias === undefined ? {} : { alias: topology.index(index.alias) }),
+    })),
+    neo4jSchema,
+    clickhouseDdl,
+    graph: topology.graph,
+  }
 }
 
 /** Creates what the declarations describe. Every step is idempotent, so it runs at each start. */
@@ -68,7 +87,10 @@ export async function provisionEngines(
     { indices: declarations.indices.map((index) => index.name) },
     'elasticsearch indices provisioned',
   )
-  await engines.neo4j.applySchema(declarations.neo4jSchema)
+  await engines.neo4j.applySchema(declarations.neo4jSchema, {
+    graph_state: declarations.graph.stateKey,
+    first_generation: `${declarations.graph.generationPrefix}g1`,
+  })
   logger.info({ statements: declarations.neo4jSchema.length }, 'neo4j constraints provisioned')
   const clickhouse = engines.clickhouse
   if (!clickhouse) return

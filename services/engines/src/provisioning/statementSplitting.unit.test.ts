@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { splitSqlStatements } from '../clickhouse/createClickhouseStore.js'
 import { splitCypherStatements } from '../neo4j/createNeo4jStore.js'
+import { topologyFor } from '@memory-service/domain'
 import { loadEngineDeclarations } from './provisionEngines.js'
 
 describe('statement splitting', () => {
@@ -22,7 +23,8 @@ describe('statement splitting', () => {
 })
 
 describe('engine declarations in infra/', () => {
-  const declarations = loadEngineDeclarations()
+  // As declared, without this process's namespace.
+  const declarations = loadEngineDeclarations(undefined, topologyFor(''))
 
   it('keep the whole history of every topic, so projections can be rebuilt by replay', () => {
     expect(declarations.topics.length).toBeGreaterThan(0)

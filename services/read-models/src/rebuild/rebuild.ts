@@ -1,6 +1,11 @@
 import type { Client as ElasticsearchClient, estypes } from '@elastic/elasticsearch'
 import type { Admin } from 'kafkajs'
-import { activeGraphGenerationQuery, nextGeneration } from '../graph/graphGenerations.js'
+import {
+  activeGraphGenerationQuery,
+  graphGenerationPattern,
+  graphStateNode,
+  nextGeneration,
+} from '../graph/graphGenerations.js'
 import {
   createElasticsearchStore,
   createLeaseStore,
@@ -13,7 +18,7 @@ import {
   type Neo4jStore,
 } from '@memory-service/engines'
 import { createEventConsumer, type ConsumedEvent } from '@memory-service/log'
-import { MEMORIES_ALIAS, MEMORIES_TOPIC, memoryDocumentOf, type MemoryDocument } from '@memory-service/domain'
+import { deployment, MEMORIES_ALIAS, MEMORIES_TOPIC, memoryDocumentOf, type MemoryDocument } from '@memory-service/domain'
 import { type MemoryChanged } from '@memory-service/contracts'
 import { createGraphProjection } from '../graph/graphProjection.js'
 import { withheldAsDeletions, type PolicyLookup } from '@memory-service/domain'
@@ -119,7 +124,7 @@ async function rebuildHolding(
   const copied = options.start.from === 'timestamp' ? await target.copyPrevious() : 0
   const admin = engines.kafka.admin()
   await admin.connect()
-  const groupId = `memory-rebuild-${options.projection}-${target.next}`
+  const groupId = deployment.group(`memory-rebuild-${options.projection}-${target.next.replace('/', '-')}`)
   let events = 0
   let reembedded = 0
   const position = new Map<number, bigint>()
@@ -383,11 +388,12 @@ async function graphGeneration(graph: Neo4jStore): Promise<GenerationTarget> {
   if (!active) throw new Error('the graph has no active generation; run provisioning (npm start) first')
   const previous = active.generation
   const next = nextGeneration(previous)
-  // Whatever an interrupted rebuild left behind serves nobody.
+  // Whatever an interrupted rebuild of this deployment left behind serves nobody (other namespaces' are theirs).
   for (const label of graphLabels) {
     const stale = await graph.read<{ generation: string }>(
-      `MATCH (node:${label}) WHERE node.generation <> $previous RETURN DISTINCT node.generation AS generation`,
-      { previous },
+      `MATCH (node:${label}) WHERE node.generation <> $previous AND node.generation =~ $ours
+       RETURN DISTINCT node.generation AS generation`,
+      { previous, ours: graphGenerationPattern },
     )
     for (const { generation } of stale) await dropGraphGeneration(graph, generation)
   }
@@ -417,7 +423,7 @@ async function graphGeneration(graph: Neo4jStore): Promise<GenerationTarget> {
       return 0
     },
     async switchReaders() {
-      await graph.write(`MATCH (state:ProjectionState {projection: 'graph'}) SET state.generation = $next`, {
+      await graph.write(`MATCH ${graphStateNode} SET graphState.generation = $next`, {
         next,
       })
     },
