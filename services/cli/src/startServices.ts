@@ -1,8 +1,9 @@
 import { createLogger, createProcessRuntime, type Logger } from '@memory-service/engines'
+import { deployment } from '@memory-service/domain'
 import type { CreatedInstance, ServiceConfig } from '@memory-service/contracts'
 import { startGatewayService, type AnticipationStats } from '@memory-service/gateway'
 import { startPipelineService, type PipelineServiceOptions } from '@memory-service/pipeline'
-import { startProjectorsService } from '@memory-service/projectors'
+import { startAnalyticsProjection, startProjectorsService } from '@memory-service/projectors'
 
 export const serviceNames = ['gateway', 'pipeline', 'projectors'] as const
 export type ServiceName = (typeof serviceNames)[number]
@@ -35,11 +36,23 @@ export async function startServices(
     clock?: () => number
   } = {},
 ): Promise<RunningServices> {
-  // The in-process ClickHouse admits one process per data directory: only a process that runs its users opens it,
-  // so a pipeline worker can run beside `npm start`.
-  const runtime = await createProcessRuntime(config, logger, {
-    clickhouse: names.includes('gateway') || names.includes('projectors'),
-  })
+  // The in-process ClickHouse admits one process per data directory: only a process that runs its users opens it
+  // (so a pipeline worker can run beside `npm start`), and not one told that another gateway owns it
+  // (CLICKHOUSE_OWNER_URL: the cluster topology). A ClickHouse server (CLICKHOUSE_URL) is open to every process.
+  const usesClickhouse = names.includes('gateway') || names.includes('projectors')
+  const ownsClickhouse =
+    usesClickhouse && (config.clickhouse.url !== undefined || config.clickhouse.ownerUrl === undefined)
+  const runtime = await createProcessRuntime(config, logger, { clickhouse: ownsClickhouse })
+  logger.info(
+    {
+      services: names,
+      namespace: deployment.namespace || '(default)',
+      clickhouse: ownsClickhouse
+        ? (config.clickhouse.url ?? 'in-process')
+        : `owned by ${String(config.clickhouse.ownerUrl)}`,
+    },
+    'starting',
+  )
   const running: RunningServices = {
     addresses: {},
     anticipationStats: () => undefined,
@@ -69,6 +82,10 @@ export async function startServices(
           break
       }
     }
+    // A gateway that owns the in-process engine without the projectors beside it keeps usage current itself: the
+    // projector processes of its deployment leave the analytics projection to the owner.
+    if (ownsClickhouse && config.clickhouse.url === undefined && !names.includes('projectors'))
+      await startAnalyticsProjection(runtime)
     return running
   } catch (error) {
     await runtime.close()

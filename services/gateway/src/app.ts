@@ -24,6 +24,7 @@ import { maxPathParamLength } from './http/limits.js'
 import { notFoundHandler } from './http/notFound.js'
 import { documentResponses } from './http/openApiResponses.js'
 import { registerFrontDoor } from './http/frontDoor.js'
+import { registerAnalyticsForwarding } from './http/analyticsForwarding.js'
 import { createRateLimiter, type RateLimiter } from './http/rateLimiter.js'
 import { registerEventRoutes } from './routes/eventRoutes.js'
 import { registerMemoryRoutes, type MemoryRouteDependencies } from './routes/memoryRoutes.js'
@@ -75,6 +76,8 @@ export interface AppDependencies extends RouteDependencies {
   rateLimiter?: RateLimiter
   /** Appends usage events (api_call, memory_get) without holding answers back; without it none are recorded. */
   recordUsage?: RecordUsage
+  /** Set when another gateway owns the in-process ClickHouse: analytics reads are forwarded there. */
+  analyticsOwnerUrl?: string
 }
 
 /** Every dependency buildApp needs (the compiler keeps this list whole); JavaScript callers and casts get no help. */
@@ -182,6 +185,8 @@ export function buildApp(deps: AppDependencies): FastifyInstance {
   void app.register(async (routes) => {
     routes.addHook('onRoute', documentResponses)
     if (deps.recordUsage) recordApiUsage(routes, deps.recordUsage)
+    // Before authentication: the owner of ClickHouse authenticates, limits and answers analytics reads itself.
+    if (deps.analyticsOwnerUrl) registerAnalyticsForwarding(routes, { ownerUrl: deps.analyticsOwnerUrl })
     registerFrontDoor(routes, { control: deps.control, rateLimiter: deps.rateLimiter ?? createRateLimiter() })
 
     routes.get(

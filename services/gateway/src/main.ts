@@ -57,9 +57,12 @@ import {
   createDeliveryStore,
   createMemorySearch,
   createMemoryStore,
+  type AnalyticsReports,
+  type ConfigReports,
   type MemorySearch,
   webhookSettingsOf,
 } from '@memory-service/read-models'
+import { answeredByOwner } from './http/analyticsForwarding.js'
 import { createElasticsearchStore } from '@memory-service/engines'
 import type { CreatedInstance } from '@memory-service/contracts'
 import type { AnticipationStats } from './grpc/anticipationScheduler.js'
@@ -202,11 +205,13 @@ export async function startGatewayService(
         },
         recordUsage,
       },
-      analytics: createAnalyticsReports(
-        createAnalyticsStore(clickhouseOf(engines)),
-        parseTokenPrices(config.analytics.tokenPrices),
-        memoryStore,
-      ),
+      analytics: engines.clickhouse
+        ? createAnalyticsReports(
+            createAnalyticsStore(clickhouseOf(engines)),
+            parseTokenPrices(config.analytics.tokenPrices),
+            memoryStore,
+          )
+        : answeredByOwner<AnalyticsReports>(),
       conversations: createConversations({
         store: conversationStore,
         events,
@@ -240,10 +245,15 @@ export async function startGatewayService(
         : {}),
       configs: {
         commands: configCommands,
-        reports: createConfigReports(clickhouseOf(engines), configCommands),
+        reports: engines.clickhouse
+          ? createConfigReports(engines.clickhouse, configCommands)
+          : answeredByOwner<ConfigReports>(),
       },
       recordUsage,
       gatewayCount: () => presence.count(),
+      ...(engines.clickhouse || !config.clickhouse.ownerUrl
+        ? {}
+        : { analyticsOwnerUrl: config.clickhouse.ownerUrl }),
       ...(options.clock ? { clock: options.clock } : {}),
     },
     logger,

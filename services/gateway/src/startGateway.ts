@@ -39,6 +39,8 @@ export interface GatewayDependencies {
   /** Pushed context after user turns, on event streams that subscribed. */
   anticipation?: EventStreamDependencies['anticipation']
   recordUsage?: AppDependencies['recordUsage']
+  /** The gateway that owns the in-process ClickHouse, when this one does not (analytics reads go there). */
+  analyticsOwnerUrl?: string
   /** How many gateway processes share the rate limits (see createRateLimiter). */
   gatewayCount?: () => number
   /** The rate limits' clock (milliseconds since the epoch); tests move it instead of waiting for buckets to refill. */
@@ -80,6 +82,7 @@ export async function startGateway(
     erasure: deps.erasure,
     webhooks: deps.webhooks,
     ...(deps.recordUsage ? { recordUsage: deps.recordUsage } : {}),
+    ...(deps.analyticsOwnerUrl ? { analyticsOwnerUrl: deps.analyticsOwnerUrl } : {}),
     rateLimiter,
   })
   const httpAddress = await app.listen({ host: config.http.host, port: config.http.port })

@@ -1,3 +1,3 @@
-export { startProjectorsService } from './main.js'
+export { startAnalyticsProjection, startProjectorsService } from './main.js'
 export { startProjectors, projectionGroups, type RunningProjectors } from './startProjectors.js'
 export { startConfigRebuilds } from './configRebuilds.js'

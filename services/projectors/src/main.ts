@@ -20,7 +20,24 @@ import {
   createConversationStore,
   webhookSettingsOf,
 } from '@memory-service/read-models'
-import { startProjectors } from './startProjectors.js'
+import { projectionGroups, startProjectors, type ProjectionName } from './startProjectors.js'
+
+const allProjections = Object.keys(projectionGroups) as ProjectionName[]
+
+/**
+ * The analytics projection alone, for a gateway that owns the in-process ClickHouse in a process without the
+ * other projectors (the cluster topology): usage is written where it is read.
+ */
+export async function startAnalyticsProjection(runtime: ProcessRuntime): Promise<void> {
+  const projection = await startProjectors(
+    runtime.engines,
+    runtime.logger.child({ component: 'projectors' }),
+    {
+      projections: ['analytics'],
+    },
+  )
+  runtime.onClose(() => projection.close())
+}
 import { startWebhooks } from './startWebhooks.js'
 
 export async function startProjectorsService(runtime: ProcessRuntime): Promise<void> {
@@ -61,6 +78,8 @@ export async function startProjectorsService(runtime: ProcessRuntime): Promise<v
   const projectors = await startProjectors(engines, logger, {
     configuration: { control, served, embedder: await sharedEmbedder(runtime) },
     onConversationsGrown: (conversations) => automaticCompaction.grown(conversations),
+    // The analytics projection writes where ClickHouse is open; a process that leaves it to its owner skips it.
+    projections: engines.clickhouse ? allProjections : allProjections.filter((name) => name !== 'analytics'),
   })
   runtime.onClose(() => projectors.close())
   const webhooks = await startWebhooks({

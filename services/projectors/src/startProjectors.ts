@@ -58,6 +58,8 @@ export const projectionGroups = {
   conversations: serviceConsumerGroups.conversations,
 } as const
 
+export type ProjectionName = keyof typeof projectionGroups
+
 export interface RunningProjectors {
   close(): Promise<void>
 }
@@ -76,6 +78,8 @@ export async function startProjectors(
     configuration?: { control: ControlPlane; served: ServedEmbeddings; embedder: Embedder }
     /** Told which conversations grew, once their turns are written (automatic compaction). */
     onConversationsGrown?: (conversations: GrownConversation[]) => void
+    /** The projections this process runs (default: all); analytics only where ClickHouse is open. */
+    projections?: readonly ProjectionName[]
   } = {},
 ): Promise<RunningProjectors> {
   const readiness = await checkDependencies(engines.probes)
@@ -97,7 +101,8 @@ export async function startProjectors(
     createElasticsearchStore<MemoryDocument>(engines.elasticsearch, MEMORIES_ALIAS),
   )
   const projectGraph = createGraphProjection(engines.neo4j)
-  const projectUsage = createAnalyticsProjection(clickhouseOf(engines))
+  const runs = new Set(options.projections ?? (Object.keys(projectionGroups) as ProjectionName[]))
+  const projectUsage = runs.has('analytics') ? createAnalyticsProjection(clickhouseOf(engines)) : undefined
   const projectConversations = createConversationProjection(
     createConversationStore(engines.elasticsearch),
     options.onConversationsGrown,
@@ -119,16 +124,17 @@ export async function startProjectors(
         writer.write(event, reason('REJECTED_BY_STORE', error)),
     }
   }
-  try {
-    consumers.push(
-      await createEventConsumer<DocumentAccepted | IngestionJobChanged>({
+  const consumerOf: Record<ProjectionName, () => Promise<EventConsumer>> = {
+    jobs: () =>
+      createEventConsumer<DocumentAccepted | IngestionJobChanged>({
         ...common,
         logger: logger.child({ projection: 'jobs' }),
         ...parking(group(projectionGroups.jobs)),
         topics: [DOCUMENTS_TOPIC, INGESTION_JOBS_TOPIC],
         handleBatch: (events) => projectJobs(events),
       }),
-      await createEventConsumer<MemoryChanged>({
+    vector: () =>
+      createEventConsumer<MemoryChanged>({
         ...common,
         logger: logger.child({ projection: 'vector' }),
         ...parking(group(projectionGroups.vector)),
@@ -141,7 +147,8 @@ export async function startProjectors(
           )
         },
       }),
-      await createEventConsumer<MemoryChanged>({
+    graph: () =>
+      createEventConsumer<MemoryChanged>({
         ...common,
         logger: logger.child({ projection: 'graph' }),
         ...parking(group(projectionGroups.graph)),
@@ -157,17 +164,20 @@ export async function startProjectors(
           )
         },
       }),
-      await createEventConsumer<UsageRecorded>({
+    analytics: () =>
+      createEventConsumer<UsageRecorded>({
         ...common,
         logger: logger.child({ projection: 'analytics' }),
         ...parking(group(projectionGroups.analytics)),
         topics: [USAGE_TOPIC],
         handleBatch: async (events, log) => {
+          if (!projectUsage) throw new Error('the analytics projection runs where ClickHouse is open')
           const { written, skipped } = await projectUsage(events)
           log.debug({ written, skipped }, 'usage events projected into clickhouse')
         },
       }),
-      await createEventConsumer<ConversationEventRecorded | ConversationCompacted | UserDataErased>({
+    conversations: () =>
+      createEventConsumer<ConversationEventRecorded | ConversationCompacted | UserDataErased>({
         ...common,
         logger: logger.child({ projection: 'conversations' }),
         ...parking(group(projectionGroups.conversations)),
@@ -179,7 +189,9 @@ export async function startProjectors(
           log.debug({ events: events.length }, 'conversation events stored')
         },
       }),
-    )
+  }
+  try {
+    for (const projection of runs) consumers.push(await consumerOf[projection]())
   } catch (error) {
     await Promise.allSettled(consumers.map((consumer) => consumer.close()))
     await deadLetterProducer.close()
@@ -196,7 +208,7 @@ export async function startProjectors(
           logger,
         })
       : undefined
-  logger.info({ projections: Object.keys(projectionGroups) }, 'projectors ready')
+  logger.info({ projections: [...runs] }, 'projectors ready')
   return {
     async close() {
       await rebuilds?.close()

@@ -71,6 +71,10 @@ export interface ServiceConfig {
     password?: string
     database: string
     /**
+     * With the in-process engine, the gateway (its HTTP base URL) of the one process that owns it. When set, this process does not open ClickHouse: its gateway forwards analytics reads there and its projectors leave the analytics projection to that process. Ignored with a ClickHouse server (url).
+     */
+    ownerUrl?: string
+    /**
      * Data directory of the in-process engine, or :memory:. Only one directory per process; only one process per directory. Defaults to <state dir>/clickhouse.
      */
     dataPath?: string

@@ -1,0 +1,177 @@
+/**
+ * The cluster topology on the local stack: two gateways, two pipeline workers and two projector processes, each a
+ * separate OS process of `memory-service start …` against the same Kafka, Elasticsearch and Neo4j. Consumer groups
+ * share partitions between the two processes of a role and rebalance when one goes. The in-process ClickHouse has
+ * one owner, gateway-1: it serves every analytics read (gateway-2 forwards them) and runs the analytics projection
+ * (the projector processes leave it to it), so no process ever waits on the engine's lock.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { closeSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+
+export type ClusterRole = 'gateway' | 'pipeline' | 'projectors'
+
+export interface ClusterMember {
+  name: string
+  role: ClusterRole
+  env: Record<string, string>
+  /** The REST base URL of a gateway. */
+  http?: string
+  /** The gRPC address of a gateway. */
+  grpc?: string
+}
+
+/** The six members, gateway-1 first (the ClickHouse owner starts before anyone forwards to it). */
+export function clusterMembers(options: { httpPort?: number; grpcPort?: number } = {}): ClusterMember[] {
+  const httpPort = options.httpPort ?? 8080
+  const grpcPort = options.grpcPort ?? 50051
+  const ownerUrl = `http://127.0.0.1:${String(httpPort)}`
+  // 8081 is the local stack's schema registry: the second gateway listens two ports up.
+  const gateway = (n: number): ClusterMember => ({
+    name: `gateway-${String(n)}`,
+    role: 'gateway',
+    http: `http://127.0.0.1:${String(httpPort + 2 * (n - 1))}`,
+    grpc: `127.0.0.1:${String(grpcPort + n - 1)}`,
+    env: {
+      HTTP_PORT: String(httpPort + 2 * (n - 1)),
+      GRPC_PORT: String(grpcPort + n - 1),
+      ...(n === 1 ? {} : { CLICKHOUSE_OWNER_URL: ownerUrl }),
+    },
+  })
+  const worker = (role: 'pipeline' | 'projectors', n: number): ClusterMember => ({
+    name: `${role}-${String(n)}`,
+    role,
+    env: role === 'projectors' ? { CLICKHOUSE_OWNER_URL: ownerUrl } : {},
+  })
+  return [
+    gateway(1),
+    gateway(2),
+    worker('pipeline', 1),
+    worker('pipeline', 2),
+    worker('projectors', 1),
+    worker('projectors', 2),
+  ]
+}
+
+export interface RunningCluster {
+  members: ClusterMember[]
+  gateways: ClusterMember[]
+  /** The member's process id while it runs. */
+  pid(name: string): number | undefined
+  /** Sends a signal (SIGKILL by default) and waits for the process to be gone. */
+  kill(name: string, signal?: NodeJS.Signals): Promise<void>
+  /** Starts a stopped member again and waits until it reports ready. */
+  start(name: string): Promise<void>
+  /** Stops every member (SIGTERM, then SIGKILL after the grace period). */
+  stop(): Promise<void>
+  logFile(name: string): string
+}
+
+const readyLine = 'Memory Service ready'
+
+export async function startCluster(options: {
+  root: string
+  logDir: string
+  env?: NodeJS.ProcessEnv
+  members?: ClusterMember[]
+  readyTimeoutMs?: number
+  onProgress?: (message: string) => void
+}): Promise<RunningCluster> {
+  const members = options.members ?? clusterMembers()
+  const readyTimeoutMs = options.readyTimeoutMs ?? 180_000
+  const progress = options.onProgress ?? (() => undefined)
+  mkdirSync(options.logDir, { recursive: true })
+  const children = new Map<string, ChildProcess>()
+  const memberOf = (name: string): ClusterMember => {
+    const member = members.find((candidate) => candidate.name === name)
+    if (!member) throw new Error(`no cluster member ${name}`)
+    return member
+  }
+  const logFile = (name: string) => join(options.logDir, `${name}.log`)
+
+  async function start(name: string): Promise<void> {
+    const member = memberOf(name)
+    if (children.has(name)) throw new Error(`${name} is already running`)
+    const file = logFile(name)
+    const from = sizeOf(file)
+    const out = openSync(file, 'a')
+    const child = spawn(
+      join(options.root, 'node_modules/.bin/tsx'),
+      ['--conditions=memory-service-source', 'services/cli/src/main.ts', 'start', member.role],
+      {
+        cwd: options.root,
+        env: { ...process.env, ...options.env, KAFKA_CLIENT_ID: `memory-service-${name}`, ...member.env },
+        stdio: ['ignore', out, out],
+      },
+    )
+    closeSync(out)
+    children.set(name, child)
+    child.once('exit', () => {
+      if (children.get(name) === child) children.delete(name)
+    })
+    const deadline = Date.now() + readyTimeoutMs
+    for (;;) {
+      if (readFileSync(file, 'utf8').slice(from).includes(readyLine)) break
+      if (child.exitCode !== null || child.signalCode !== null) {
+        throw new Error(
+          `${name} exited before it was ready (${String(child.exitCode ?? child.signalCode)}); see ${file}`,
+        )
+      }
+      if (Date.now() > deadline)
+        throw new Error(`${name} not ready within ${String(readyTimeoutMs)} ms; see ${file}`)
+      await new Promise((resolve) => setTimeout(resolve, 250))
+    }
+    progress(`${name} ready (pid ${String(child.pid)})${member.http ? ` at ${member.http}` : ''}`)
+  }
+
+  async function kill(name: string, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    const child = children.get(name)
+    if (!child) return
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+    child.kill(signal)
+    await exited
+    children.delete(name)
+  }
+
+  async function stop(): Promise<void> {
+    await Promise.all(
+      [...children.keys()].map(async (name) => {
+        const child = children.get(name)
+        if (!child) return
+        const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+        child.kill('SIGTERM')
+        const timer = setTimeout(() => child.kill('SIGKILL'), 15_000)
+        await exited
+        clearTimeout(timer)
+      }),
+    )
+    children.clear()
+  }
+
+  try {
+    // The owner of ClickHouse first, then everyone else side by side.
+    const [first, ...rest] = members
+    if (first) await start(first.name)
+    await Promise.all(rest.map((member) => start(member.name)))
+  } catch (error) {
+    await stop()
+    throw error
+  }
+  return {
+    members,
+    gateways: members.filter((member) => member.role === 'gateway'),
+    pid: (name) => children.get(name)?.pid,
+    kill,
+    start,
+    stop,
+    logFile,
+  }
+}
+
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size
+  } catch {
+    return 0
+  }
+}
