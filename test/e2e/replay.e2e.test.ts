@@ -15,7 +15,7 @@ import { activeGraphGeneration } from '@memory-service/read-models'
 import { type Memory } from '@memory-service/contracts'
 import { type MemoryClient } from '@memory-service/client'
 import type { Client } from '@elastic/elasticsearch'
-import { runReplay } from '@memory-service/cli'
+import { runReplay, runVerify } from '@memory-service/cli'
 import { createTestClient, statusOf } from '../support/http.js'
 import { eventually, startGatewayWithInstance, uniqueName } from '../support/testEngines.js'
 
@@ -248,6 +248,41 @@ describe('replay', () => {
     expect(new Set(generations).size).toBe(2)
     expect(reports.map(([report]) => report?.previousGeneration)).toContain(generations[0])
     expect(await memoriesOf(memoryIds)).toEqual(before)
+  })
+
+  it('verify finds no drift once caught up, names what a store lost behind its back, and none after a replay', async () => {
+    const instance = harness.instance.instance.instance_id
+    const verify = () => runVerify(harness.config, { projection: 'all', instance })
+    const settled = await eventually(async () => {
+      const reports = await verify()
+      return reports.every((report) => report.drift.length === 0) ? reports : undefined
+    }, 60_000)
+    expect(settled.map((report) => report.projection)).toEqual(['vector', 'graph', 'conversations'])
+    const [vector, graphReport] = settled
+    expect(vector?.expected).toBeGreaterThanOrEqual(memoryIds.length)
+    expect(graphReport?.actual).toBe(vector?.actual)
+
+    const [lost] = memoryIds
+    const stored = await elasticsearch.get<{ version: number }>({ index: MEMORIES_ALIAS, id: lost ?? '' })
+    await elasticsearch.delete({ index: stored._index, id: lost ?? '', refresh: true })
+    await graph.write(
+      `${activeGeneration} MATCH (memory:Memory {generation: generation, id: $id}) DETACH DELETE memory`,
+      {
+        id: lost,
+      },
+    )
+    const drifted = await verify()
+    const missing = `${lost ?? ''}@${String(stored._source?.version)}`
+    expect(drifted[0]?.drift).toEqual([
+      expect.objectContaining({ instance_id: instance, missing: [missing], unexpected: [] }),
+    ])
+    expect(drifted[1]?.drift).toEqual([
+      expect.objectContaining({ instance_id: instance, missing: [missing] }),
+    ])
+    expect(drifted[2]?.drift).toEqual([])
+
+    await runReplay(harness.config, ['--projection', 'all', '--from-beginning'], harness.logger)
+    expect((await verify()).flatMap((report) => report.drift)).toEqual([])
   })
 
   it('rejects invalid arguments before touching anything', async () => {

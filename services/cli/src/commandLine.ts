@@ -6,11 +6,11 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander'
 
 export const programName = 'memory-service'
 
-export const exitCodes = { success: 0, failure: 1, usage: 2 } as const
+export const exitCodes = { success: 0, failure: 1, usage: 2, drift: 3 } as const
 export type ExitCode = (typeof exitCodes)[keyof typeof exitCodes]
 
 export const exitCodesFooter =
-  'Exit codes: 0 success, 1 failure at run time (an engine unreachable, a command refused), 2 usage error.'
+  'Exit codes: 0 success, 1 failure at run time (an engine unreachable, a command refused), 2 usage error, 3 drift found (verify).'
 
 /** For `.addHelpText('after', …)`: every command's --help ends with an example. */
 export function example(commandLine: string): string {

@@ -1,2 +1,3 @@
 export * from './startServices.js'
 export * from './replayCommand.js'
+export * from './verifyCommand.js'

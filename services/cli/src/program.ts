@@ -15,6 +15,7 @@ import { addTenancyCommands } from './tenancyCommandLine.js'
 import { addReplayCommand } from './replayCommand.js'
 import { addMcpCommand } from './mcpServer.js'
 import { addDeadLetterCommands } from './deadLettersCommand.js'
+import { addVerifyCommand } from './verifyCommand.js'
 
 /** A new program each time: commander keeps parsed values on its commands. */
 export function createProgram(output: OutputConfiguration = {}): Command {
@@ -34,6 +35,7 @@ export function createProgram(output: OutputConfiguration = {}): Command {
   addTenancyCommands(program)
   addReplayCommand(program)
   addDeadLetterCommands(program)
+  addVerifyCommand(program)
   addMcpCommand(program)
   // commander's own help command reads one word; this one also takes `help keys create`.
   program

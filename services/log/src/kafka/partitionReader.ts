@@ -51,7 +51,9 @@ export function createPartitionReader(kafka: Kafka): PartitionReader {
     async committedOffset(groupId, topic, partition) {
       const client = await connectedAdmin()
       const [committed] = await client.fetchOffsets({ groupId, topics: [topic] })
-      const offset = Number(committed?.partitions.find((entry) => entry.partition === partition)?.offset ?? -1)
+      const offset = Number(
+        committed?.partitions.find((entry) => entry.partition === partition)?.offset ?? -1,
+      )
       if (offset >= 0) return offset
       const ends = await client.fetchTopicOffsets(topic)
       return Number(ends.find((entry) => entry.partition === partition)?.low ?? 0)
@@ -110,4 +112,37 @@ export function createPartitionReader(kafka: Kafka): PartitionReader {
       if (client) await (await client.catch(() => undefined))?.disconnect()
     },
   }
+}
+
+/**
+ * Visits every record of a topic up to its end as of the call, partition by partition (verification reads the whole
+ * log; what is appended meanwhile is for the next run).
+ */
+export async function readTopicToEnd(
+  kafka: Kafka,
+  topic: string,
+  visit: (record: ReadRecord, partition: number) => void,
+  options: { timeoutMs?: number } = {},
+): Promise<{ records: number }> {
+  const admin = kafka.admin()
+  await admin.connect()
+  const ends = await admin.fetchTopicOffsets(topic).finally(() => admin.disconnect())
+  const reader = createPartitionReader(kafka)
+  let records = 0
+  try {
+    for (const { partition, low, high } of ends) {
+      const complete = await reader.read(
+        { topic, partition, from: Number(low), to: Number(high) },
+        (record) => {
+          records += 1
+          visit(record, partition)
+        },
+        options.timeoutMs ?? 600_000,
+      )
+      if (!complete) throw new Error(`${topic}[${String(partition)}] not read to its end in time`)
+    }
+  } finally {
+    await reader.close()
+  }
+  return { records }
 }
