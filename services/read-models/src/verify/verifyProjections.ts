@@ -118,8 +118,7 @@ async function graphEntries(neo4j: Neo4jStore, instanceId: string | undefined): 
        ORDER BY memory.id LIMIT 10000`,
       { after, instance: instanceId ?? null },
     )
-    for (const row of rows)
-      entries.push({ instanceId: row.instance_id, key: memoryKey(row.id, Number(row.version)) })
+    for (const row of rows) entries.push({ instanceId: row.instance_id, key: memoryKey(row.id, row.version) })
     const last = rows.at(-1)
     if (!last) break
     after = last.id
