@@ -102,6 +102,8 @@ export async function startCluster(options: {
         cwd: options.root,
         env: { ...process.env, ...options.env, KAFKA_CLIENT_ID: `memory-service-${name}`, ...member.env },
         stdio: ['ignore', out, out],
+        // Its own process group: tsx runs the service in a child process, and a signal must reach both.
+        detached: true,
       },
     )
     closeSync(out)
@@ -128,8 +130,9 @@ export async function startCluster(options: {
     const child = children.get(name)
     if (!child) return
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-    child.kill(signal)
+    signalGroup(child, signal)
     await exited
+    await untilGroupGone(child)
     children.delete(name)
   }
 
@@ -139,9 +142,10 @@ export async function startCluster(options: {
         const child = children.get(name)
         if (!child) return
         const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-        child.kill('SIGTERM')
-        const timer = setTimeout(() => child.kill('SIGKILL'), 15_000)
+        signalGroup(child, 'SIGTERM')
+        const timer = setTimeout(() => signalGroup(child, 'SIGKILL'), 15_000)
         await exited
+        await untilGroupGone(child)
         clearTimeout(timer)
       }),
     )
@@ -166,6 +170,28 @@ export async function startCluster(options: {
     stop,
     logFile,
   }
+}
+
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, signal)
+  } catch {
+    child.kill(signal)
+  }
+}
+
+/** The service process under tsx may outlive tsx by a moment; its port is free once the whole group is gone. */
+async function untilGroupGone(child: ChildProcess): Promise<void> {
+  for (let waited = 0; waited < 20_000; waited += 100) {
+    try {
+      if (child.pid === undefined) return
+      process.kill(-child.pid, 0)
+    } catch {
+      return
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  signalGroup(child, 'SIGKILL')
 }
 
 function sizeOf(file: string): number {
