@@ -6,11 +6,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   createElasticsearchClient,
+  createKafka,
   createNeo4jDriver,
   createNeo4jStore,
   type Neo4jStore,
 } from '@memory-service/engines'
-import { MEMORIES_ALIAS } from '@memory-service/domain'
+import { MEMORIES_ALIAS, MEMORIES_TOPIC } from '@memory-service/domain'
 import { activeGraphGeneration } from '@memory-service/read-models'
 import { type Memory } from '@memory-service/contracts'
 import { type MemoryClient } from '@memory-service/client'
@@ -247,6 +248,29 @@ describe('replay', () => {
     // Each built its own next generation from the other's: none destroyed the other's work.
     expect(new Set(generations).size).toBe(2)
     expect(reports.map(([report]) => report?.previousGeneration)).toContain(generations[0])
+    expect(await memoriesOf(memoryIds)).toEqual(before)
+  })
+
+  it('passes by a record of the log no schema decodes (the live projection parks it) and completes', async () => {
+    const kafka = createKafka({
+      brokers: harness.config.kafka.brokers,
+      clientId: 'replay-poison',
+      logger: harness.logger,
+    })
+    const producer = kafka.producer()
+    await producer.connect()
+    await producer.send({
+      topic: MEMORIES_TOPIC,
+      messages: [{ key: uniqueName('poison'), value: Buffer.from('not a schema-registry record') }],
+    })
+    await producer.disconnect()
+    const before = await memoriesOf(memoryIds)
+    const [report] = await runReplay(
+      harness.config,
+      ['--projection', 'vector', '--from-beginning'],
+      harness.logger,
+    )
+    expect(report?.events).toBeGreaterThanOrEqual(memoryIds.length)
     expect(await memoriesOf(memoryIds)).toEqual(before)
   })
 

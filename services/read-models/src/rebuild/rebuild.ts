@@ -18,7 +18,13 @@ import {
   type Neo4jStore,
 } from '@memory-service/engines'
 import { createEventConsumer, type ConsumedEvent } from '@memory-service/log'
-import { deployment, MEMORIES_ALIAS, MEMORIES_TOPIC, memoryDocumentOf, type MemoryDocument } from '@memory-service/domain'
+import {
+  deployment,
+  MEMORIES_ALIAS,
+  MEMORIES_TOPIC,
+  memoryDocumentOf,
+  type MemoryDocument,
+} from '@memory-service/domain'
 import { type MemoryChanged } from '@memory-service/contracts'
 import { createGraphProjection } from '../graph/graphProjection.js'
 import { withheldAsDeletions, type PolicyLookup } from '@memory-service/domain'
@@ -99,7 +105,8 @@ export async function rebuildProjection(
   try {
     return await rebuildHolding(engines, options, () => {
       // Renewals failed past the lease's time and another rebuild may have taken over: nothing more is switched.
-      if (lease.lost()) throw new Error(`the rebuild lease of ${options.projection} was lost; this rebuild stops`)
+      if (lease.lost())
+        throw new Error(`the rebuild lease of ${options.projection} was lost; this rebuild stops`)
     })
   } finally {
     await lease.release()
@@ -146,6 +153,21 @@ async function rebuildHolding(
     const countReembedded = (count: number) => {
       reembedded += count
     }
+    const passed = (partition: number, offset: string) => {
+      const next = BigInt(offset) + 1n
+      if (next > (position.get(partition) ?? 0n)) position.set(partition, next)
+    }
+    // What the live projection parks in the dead-letter topic (a record that does not decode, or that the store
+    // refuses for good) is already there under the live group: the rebuild passes it by, as the live one did.
+    const passBy =
+      (reason: string) => async (record: { partition: number; offset: string }, error: unknown) => {
+        logger.warn(
+          { projection: options.projection, partition: record.partition, offset: record.offset, err: error },
+          `rebuild passes by a ${reason} record (the live projection dead-letters it)`,
+        )
+        passed(record.partition, record.offset)
+        await Promise.resolve()
+      }
     const consumer = await createEventConsumer<MemoryChanged>({
       kafka: engines.kafka,
       codec: engines.schemaCodec,
@@ -153,16 +175,15 @@ async function rebuildHolding(
       groupId,
       topics: [MEMORIES_TOPIC],
       fromBeginning: true,
+      onUndecodable: passBy('undecodable'),
+      onRejected: passBy('refused'),
       handleBatch: async (batch) => {
         const policyOf = options.policyOf
         countReembedded(
           await target.apply(policyOf ? withheldAsDeletions(batch, options.projection, policyOf) : batch),
         )
         events += batch.length
-        for (const { partition, offset } of batch) {
-          const next = BigInt(offset) + 1n
-          if (next > (position.get(partition) ?? 0n)) position.set(partition, next)
-        }
+        for (const { partition, offset } of batch) passed(partition, offset)
       },
     })
     try {
