@@ -1,5 +1,6 @@
 import { Partitioners, type Kafka } from 'kafkajs'
 import { DEAD_LETTER_TOPIC } from '@memory-service/domain'
+import { headersToStrings } from './eventConsumer.js'
 import type { SchemaCodec } from '@memory-service/engines'
 import { CORRELATION_ID_HEADER } from './eventProducer.js'
 import { deadLetterHeaders, type DeadLetterError } from './deadLetters.js'
@@ -37,17 +38,8 @@ export interface DeadLetterInbox {
 
 type Letter = DeadLetter & { raw: ReadRecord & { headers: Record<string, string> } }
 
-function stringHeaders(headers: ReadRecord['headers']): Record<string, string> {
-  const result: Record<string, string> = {}
-  for (const [name, value] of Object.entries(headers ?? {})) {
-    const first = Array.isArray(value) ? value[0] : value
-    if (first !== undefined) result[name] = first.toString()
-  }
-  return result
-}
-
 function letterOf(partition: number, record: ReadRecord): Letter {
-  const headers = stringHeaders(record.headers)
+  const headers = headersToStrings(record.headers)
   let errors: DeadLetterError[] = []
   try {
     errors = JSON.parse(headers[deadLetterHeaders.errors] ?? '[]') as DeadLetterError[]

@@ -60,7 +60,8 @@ export interface EventConsumer {
   close(): Promise<void>
 }
 
-function headersToStrings(headers: IHeaders | undefined): Record<string, string> {
+/** Kafka headers as text: the first value of each (what our producers write: one value per name). */
+export function headersToStrings(headers: IHeaders | undefined): Record<string, string> {
   const result: Record<string, string> = {}
   for (const [name, value] of Object.entries(headers ?? {})) {
     const first = Array.isArray(value) ? value[0] : value
