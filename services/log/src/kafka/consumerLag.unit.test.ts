@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { deployment } from '@memory-service/domain'
 import { consumerGroupsToWatch, groupLag, type TopicEnds } from './consumerLag.js'
 
 const documents: TopicEnds = {
@@ -114,15 +115,20 @@ describe('consumer lag arithmetic', () => {
   })
 
   it('watches the pipeline and every projection group, each with its topics', () => {
+    // This process's deployment (a test run has a namespace of its own) names them.
+    const { group, topic } = deployment
     expect(consumerGroupsToWatch).toEqual([
-      { group: 'memory-pipeline', topics: ['mem.documents.v1'] },
-      { group: 'memory-projector-jobs', topics: ['mem.documents.v1', 'mem.ingestion-jobs.v1'] },
-      { group: 'memory-projector-vector', topics: ['mem.memories.v1'] },
-      { group: 'memory-projector-graph', topics: ['mem.memories.v1'] },
-      { group: 'memory-projector-analytics', topics: ['mem.usage.v1'] },
+      { group: group('memory-pipeline'), topics: [topic('mem.documents.v1')] },
       {
-        group: 'memory-projector-conversations',
-        topics: ['mem.conversation-events.v1', 'mem.conversations.v1'],
+        group: group('memory-projector-jobs'),
+        topics: [topic('mem.documents.v1'), topic('mem.ingestion-jobs.v1')],
+      },
+      { group: group('memory-projector-vector'), topics: [topic('mem.memories.v1')] },
+      { group: group('memory-projector-graph'), topics: [topic('mem.memories.v1')] },
+      { group: group('memory-projector-analytics'), topics: [topic('mem.usage.v1')] },
+      {
+        group: group('memory-projector-conversations'),
+        topics: [topic('mem.conversation-events.v1'), topic('mem.conversations.v1')],
       },
     ])
   })
