@@ -526,11 +526,11 @@ function scenarios(): Scenario[] {
       name: 'replay-during-config-rebuild',
       load: { httpEvents: 100, grpcEvents: 50, documents: 8 },
       fault: async (context) => {
-        const reviewer = createMemoryClient({
-          baseUrl: context.cluster.gateways[0]?.http ?? '',
-          apiKey: context.reviewerKey,
-        })
-        const proposer = context.clients[0] as MemoryClient
+        // Configuration commands wait for the control topic's read-back; on a loaded CI machine (six processes and
+        // the load on two cores) that once took longer than the load clients' 15 s, so these get a minute.
+        const baseUrl = context.cluster.gateways[0]?.http ?? ''
+        const reviewer = createMemoryClient({ baseUrl, apiKey: context.reviewerKey, timeoutMs: 60_000 })
+        const proposer = createMemoryClient({ baseUrl, apiKey: context.apiKey, timeoutMs: 60_000 })
         const proposed = await proposer.configs.propose(
           context.instanceId,
           'extraction:\n  memory_types: [fact, episode, emotion, temporal_event]\n',
