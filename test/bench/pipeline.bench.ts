@@ -99,7 +99,10 @@ async function main(): Promise<void> {
     const now = Date.now()
     for (const result of body.results) acceptedAt.set(result.ingestion_id, now)
   }
-  await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 30 * 60_000))])
+  // The deadline's timer is cleared once the jobs are done: left pending, it kept the process alive after the table.
+  let deadline: NodeJS.Timeout | undefined
+  await Promise.race([done, new Promise((resolve) => (deadline = setTimeout(resolve, 30 * 60_000)))])
+  clearTimeout(deadline)
   const seconds = (performance.now() - started) / 1000
   // Acceptance to the terminal transition, both as the events record them (accepted_at is the 201's time).
   const latencies = [...finished.values()]
