@@ -21,6 +21,7 @@ import {
   webhookSettingsOf,
 } from '@memory-service/read-models'
 import { projectionGroups, startProjectors, type ProjectionName } from './startProjectors.js'
+import { startWebhooks } from './startWebhooks.js'
 
 const allProjections = Object.keys(projectionGroups) as ProjectionName[]
 
@@ -38,7 +39,6 @@ export async function startAnalyticsProjection(runtime: ProcessRuntime): Promise
   )
   runtime.onClose(() => projection.close())
 }
-import { startWebhooks } from './startWebhooks.js'
 
 export async function startProjectorsService(runtime: ProcessRuntime): Promise<void> {
   const { config, engines } = runtime

@@ -159,15 +159,14 @@ async function rebuildHolding(
     }
     // What the live projection parks in the dead-letter topic (a record that does not decode, or that the store
     // refuses for good) is already there under the live group: the rebuild passes it by, as the live one did.
-    const passBy =
-      (reason: string) => async (record: { partition: number; offset: string }, error: unknown) => {
-        logger.warn(
-          { projection: options.projection, partition: record.partition, offset: record.offset, err: error },
-          `rebuild passes by a ${reason} record (the live projection dead-letters it)`,
-        )
-        passed(record.partition, record.offset)
-        await Promise.resolve()
-      }
+    const passBy = (reason: string) => (record: { partition: number; offset: string }, error: unknown) => {
+      logger.warn(
+        { projection: options.projection, partition: record.partition, offset: record.offset, err: error },
+        `rebuild passes by a ${reason} record (the live projection dead-letters it)`,
+      )
+      passed(record.partition, record.offset)
+      return Promise.resolve()
+    }
     const consumer = await createEventConsumer<MemoryChanged>({
       kafka: engines.kafka,
       codec: engines.schemaCodec,
