@@ -121,16 +121,25 @@ describe('POST /v1/memories', () => {
   it('makes exactly one job of ten concurrent requests with the same document_id', async () => {
     const documentId = uniqueName('doc-race')
     exchanges.length = 0
-    const outcomes = await Promise.all(
-      Array.from({ length: 10 }, () =>
-        client.memories.ingest(doc({ document_id: documentId })).then(
+    // While the first request has not confirmed its append, the others are told to retry (503
+    // document_in_flight), as a client does; none of them is told "ingested" before it is.
+    const ingestRetryingInFlight = async (): Promise<string> => {
+      for (;;) {
+        const outcome = await client.memories.ingest(doc({ document_id: documentId })).then(
           () => 'queued',
-          (error: unknown) => refusalOf(error).code,
-        ),
-      ),
-    )
+          (error: unknown) => refusalOf(error),
+        )
+        if (typeof outcome === 'string') return outcome
+        if (outcome.status !== 503) return outcome.code
+        expect(outcome.details).toEqual({ retry_after_seconds: 1, reason: 'document_in_flight' })
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+    }
+    const outcomes = await Promise.all(Array.from({ length: 10 }, ingestRetryingInFlight))
     expect(exchanges.filter((exchange) => exchange.status === 201)).toHaveLength(1)
     expect(exchanges.filter((exchange) => exchange.status === 409)).toHaveLength(9)
+    for (const exchange of exchanges.filter((candidate) => candidate.status === 503))
+      expect(exchange.headers.get('retry-after')).toBe('1')
     expect(outcomes.filter((outcome) => outcome === 'queued')).toHaveLength(1)
     expect(outcomes.filter((outcome) => outcome === 'DOCUMENT_ALREADY_INGESTED')).toHaveLength(9)
     expect((await acceptedDocuments()).filter((event) => event.document_id === documentId)).toHaveLength(1)

@@ -49,9 +49,14 @@ export async function createWriteSide(
   const producer = await createEventProducer(engines.kafka, engines.schemaCodec)
   runtime.onClose(() => producer.close())
   const appender = createCoalescingAppender(producer)
-  const claims = createClaimStore(engines.elasticsearch, {
+  const owner = `${service}-${process.pid}-${randomUUID()}`
+  const claims = createClaimStore(engines.elasticsearch, { index: IDEMPOTENCY_INDEX, owner })
+  // A document's claim guards only the answer (201 or 409), not the data: a second append of the same document is
+  // the same ingestion. So a retry may take over a claim its gateway left unconfirmed sooner than a compaction lock.
+  const documentClaims = createClaimStore(engines.elasticsearch, {
     index: IDEMPOTENCY_INDEX,
-    owner: `${service}-${process.pid}-${randomUUID()}`,
+    owner,
+    leaseMs: 10_000,
   })
   const usage = createBackgroundAppender(appender, USAGE_TOPIC, {
     onError: (error, count) => logger.warn({ err: error, count }, 'usage events not recorded'),
@@ -59,7 +64,7 @@ export async function createWriteSide(
   runtime.onClose(() => usage.flush())
   const documents = createDocumentIngestor({
     producer,
-    claims,
+    claims: documentClaims,
     jobs: createElasticsearchStore<IngestionJob>(engines.elasticsearch, INGESTION_JOBS_INDEX),
     logger,
   })

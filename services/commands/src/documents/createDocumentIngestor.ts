@@ -19,8 +19,8 @@ export type IngestOutcome = { ingestionId: string } | { error: AppError }
 
 export interface DocumentIngestor {
   /**
-   * Queues valid documents of one instance: a document_id is claimed first (reuse → 409 DOCUMENT_ALREADY_INGESTED,
-   * also while the first request is still writing), each document is appended to Kafka on its own (acks=all), and
+   * Queues valid documents of one instance: a document_id is claimed first (reuse → 409 DOCUMENT_ALREADY_INGESTED;
+   * while the first request has not confirmed its append → 503 SERVICE_UNAVAILABLE `document_in_flight`), each document is appended to Kafka on its own (acks=all), and
    * its job is recorded as queued. One outcome per document, in order. The claim keeps a second request out; what
    * keeps a second *append* harmless (after an ambiguous send, a released or taken-over claim) is the ingestion id,
    * derived from the document_id: the pipeline skips a finished ingestion and derives memory ids from it.
@@ -68,7 +68,21 @@ export function createDocumentIngestor(options: DocumentIngestorOptions): Docume
         const outcome = claimOutcomes[position]
         if (!outcome) return
         if (outcome.outcome === 'claimed') claimOf.set(index, outcome)
-        else {
+        else if (outcome.inFlight) {
+          // Not a 409: that answer is final, and the first request may never append (its gateway may have died
+          // holding the claim). The client retries under the same id; once the lease runs out, the retry takes over.
+          outcomes[index] = {
+            error: new AppError(
+              'SERVICE_UNAVAILABLE',
+              `document_id ${document.document_id ?? ''} is still being written by an earlier request; retry`,
+              {
+                // The first request usually confirms within milliseconds; a dead one's lease ends in seconds.
+                retry_after_seconds: 1,
+                reason: 'document_in_flight',
+              },
+            ),
+          }
+        } else {
           outcomes[index] = {
             error: new AppError(
               'DOCUMENT_ALREADY_INGESTED',

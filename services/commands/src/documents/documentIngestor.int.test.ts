@@ -135,6 +135,41 @@ describe('document ingestion after a failure', () => {
     expect(new Set(await appendedIngestions(documentId))).toEqual(new Set([idOf(first)]))
   })
 
+  it('a claim its gateway died holding is retryable, not a 409, until the retry takes it over', async () => {
+    // The gateway died after claiming and before its append: the document is nowhere in the log. A 409 would tell
+    // the client it was ingested, and it would be lost.
+    const documentId = uniqueName('doc-died-claiming')
+    const dead = createClaimStore(elasticsearch, { index: claimsIndex, owner: 'gateway-dead' })
+    await dead.claim([
+      {
+        instance_id: scope.instanceId,
+        kind: 'document',
+        client_id: documentId,
+        record_id: ingestionIdFor(scope.instanceId, documentId),
+      },
+    ])
+    let clock = Date.now()
+    const survivor = createClaimStore(elasticsearch, {
+      index: claimsIndex,
+      owner: 'gateway-b',
+      leaseMs: 10_000,
+      now: () => clock,
+    })
+    const [early] = await ingestor({ claims: survivor }).ingest(scope, [document(documentId)], 'corr-1')
+    expect(early && 'error' in early ? [early.error.code, early.error.details] : early).toEqual([
+      'SERVICE_UNAVAILABLE',
+      { retry_after_seconds: 1, reason: 'document_in_flight' },
+    ])
+    expect(await appendedIngestions(documentId)).toEqual([])
+
+    clock += 11_000
+    const [late] = await ingestor({ claims: survivor }).ingest(scope, [document(documentId)], 'corr-2')
+    expect(idOf(late)).toBe(ingestionIdFor(scope.instanceId, documentId))
+    expect(await appendedIngestions(documentId)).toEqual([idOf(late)])
+    const [again] = await ingestor({ claims: survivor }).ingest(scope, [document(documentId)], 'corr-3')
+    expect(idOf(again)).toBe('DOCUMENT_ALREADY_INGESTED')
+  })
+
   it('documents without a document_id each get an ingestion of their own', async () => {
     const claims = createClaimStore(elasticsearch, { index: claimsIndex, owner: 'gateway-a' })
     const { document_id: _unused, ...anonymous } = document('unused')
