@@ -309,6 +309,14 @@ async function account(context: Context, load: Load) {
   const known = new Set(context.allDocumentJobs)
   for (const [ingestion, contents] of byIngestion)
     if (!known.has(ingestion)) duplicateMemories += contents.size
+  const missing = [
+    ...acked.filter((id) => !turns.has(id)).map((id) => `event ${id}`),
+    ...[...load.documents]
+      .filter((id) => !jobs.has(ingestionIdFor(instanceId, id)))
+      .map((id) => `document ${id}`),
+  ]
+  // What was lost, named, so a failure in CI can be followed into the process logs.
+  if (missing.length > 0) say(`  lost: ${missing.slice(0, 10).join(', ')}`)
   return {
     lost: lostEvents + lostDocuments,
     duplicated: duplicatedEvents + Math.max(0, allJobs.count - context.allDocumentJobs.size),
