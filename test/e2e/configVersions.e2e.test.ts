@@ -5,7 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type MemoryClient } from '@memory-service/client'
-import { allPermissions } from '@memory-service/domain'
+import { allPermissions, MEMORIES_ALIAS } from '@memory-service/domain'
+import { createElasticsearchClient } from '@memory-service/engines'
+import { runVerify } from '@memory-service/cli'
 import {
   type ConfigVersion,
   type CreatedInstance,
@@ -13,7 +15,7 @@ import {
   type MemoryArchitectureConfig,
 } from '@memory-service/contracts'
 import { createTestClient, refusal, refusalOf, request, statusOf, type Exchange } from '../support/http.js'
-import { eventually, startGatewayWithInstance, uniqueName } from '../support/testEngines.js'
+import { eventually, startGatewayWithInstance, testConfig, uniqueName } from '../support/testEngines.js'
 
 let harness: Awaited<ReturnType<typeof startGatewayWithInstance>>
 let instance: CreatedInstance
@@ -72,8 +74,11 @@ beforeAll(async () => {
   other = createTestClient({ baseUrl, apiKey: otherClient.api_key.key, exchanges: otherExchanges })
 })
 
+const elasticsearch = createElasticsearchClient(testConfig().elasticsearch)
+
 afterAll(async () => {
   await harness.close()
+  await elasticsearch.close()
 })
 
 const defaults = {
@@ -470,15 +475,15 @@ describe('usage of a version and the history', () => {
 describe('a change of what is stored rebuilds the projections', () => {
   const user = uniqueName('rebuild-user')
 
-  async function ingest(document: string): Promise<string[]> {
-    const created = await proposer.memories.ingest({
+  async function ingest(document: string, api = proposer): Promise<string[]> {
+    const created = await api.memories.ingest({
       document,
       document_type: 'note',
       mode: 'fast',
       user_id: user,
     })
     const job = await eventually(async () => {
-      const status = await proposer.memories.status(created.ingestion_id)
+      const status = await api.memories.status(created.ingestion_id)
       return status.status === 'completed' ? status : undefined
     }, 60_000)
     expect(job.memory_ids).toBeDefined()
@@ -495,6 +500,14 @@ describe('a change of what is stored rebuilds the projections', () => {
       },
     )
 
+  /** Each memory's Elasticsearch write sequence number: a document written again gets a new one. */
+  async function storedCopies(memoryIds: string[]): Promise<Map<string, number | undefined>> {
+    const { docs } = await elasticsearch.mget({ index: MEMORIES_ALIAS, ids: memoryIds, _source: false })
+    return new Map(
+      docs.flatMap((doc) => ('found' in doc && doc.found ? [[doc._id, doc._seq_no] as const] : [])),
+    )
+  }
+
   async function rebuilt(configId: string) {
     return eventually(async () => {
       const version = await getVersion(configId)
@@ -504,6 +517,11 @@ describe('a change of what is stored rebuilds the projections', () => {
   }
 
   it('storing no preferences removes them from every read; storing them again brings them back', async () => {
+    // Another instance keeps every type: its memories are neither withheld nor written again by this one's rebuild.
+    const otherIds = await ingest(
+      'I really love dark chocolate and figs. My cousin Ines works as a pilot in Oslo.',
+      other,
+    )
     const ids = await ingest(
       'I really love spicy ramen and sushi. My sister Clara works as a nurse in Berlin.',
     )
@@ -515,6 +533,9 @@ describe('a change of what is stored rebuilds the projections', () => {
     const factId = ids[types.indexOf('fact')] ?? ''
     expect(preferenceId).not.toBe('')
     expect(factId).not.toBe('')
+    await eventually(async () => ((await storedCopies(otherIds)).size === otherIds.length ? true : undefined))
+    const servingIndex = Object.keys(await elasticsearch.indices.getAlias({ name: MEMORIES_ALIAS }))
+    const otherBefore = await storedCopies(otherIds)
 
     const withoutPreferences = await activate(
       'extraction:\n  memory_types: [fact, episode, emotion, temporal_event]\nretrieval:\n  default_mode: fast\n',
@@ -536,6 +557,21 @@ describe('a change of what is stored rebuilds the projections', () => {
     expect((await proposer.memories.get(factId)).id).toBe(factId)
     const found = await proposer.memories.search({ query: 'ramen sushi', user_id: user })
     expect(found.results.map((hit) => hit.id)).not.toContain(preferenceId)
+    // Re-projected in place: the same index serves, and the other instance's documents were not written again.
+    expect(Object.keys(await elasticsearch.indices.getAlias({ name: MEMORIES_ALIAS }))).toEqual(servingIndex)
+    expect(await storedCopies(otherIds)).toEqual(otherBefore)
+    // Both projections of both instances hold what the log says under each one's configuration.
+    for (const instance of [instanceId, otherClient.instance.instance_id]) {
+      const reports = await runVerify(testConfig(), { projection: 'all', instance })
+      expect(reports.map(({ projection, drift }) => ({ projection, drift }))).toEqual([
+        { projection: 'vector', drift: [] },
+        { projection: 'graph', drift: [] },
+        { projection: 'conversations', drift: [] },
+      ])
+    }
+    expect((await Promise.all(otherIds.map((id) => other.memories.get(id)))).map((m) => m.type)).toContain(
+      'preference',
+    )
 
     // The live projector follows the active configuration: of a new document, the fact is stored, the preference
     // is not (both are projected from one batch, so once the fact is there the preference would be too).
@@ -551,6 +587,8 @@ describe('a change of what is stored rebuilds the projections', () => {
     expect(allTypes.rebuild).toMatchObject({ projections: ['vector', 'graph'] })
     await rebuilt(allTypes.config_id)
     expect(await typeOf(preferenceId)).toBe('preference')
+    const reports = await runVerify(testConfig(), { projection: 'all', instance: instanceId })
+    expect(reports.flatMap(({ drift }) => drift)).toEqual([])
     expect((await Promise.all(later.map(typeOf))).sort()).toEqual(['fact', 'preference'])
   })
 })

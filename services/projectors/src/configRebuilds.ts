@@ -14,7 +14,7 @@ const stalledAfterMs = 60_000
 
 /**
  * Runs the projection rebuilds that applying a configuration version asks for (its `rebuild`), one at a time, each
- * into a new generation that readers switch to when it has caught up. Progress goes to the control topic, so every
+ * re-projecting the version's instance in place from the log. Progress goes to the control topic, so every
  * gateway shows it on the version. The first process to report claims a rebuild (the log orders the claims); a
  * rebuild whose runner went silent is taken over.
  */
@@ -70,8 +70,13 @@ export function startConfigRebuilds(deps: {
     log.info({ config_id: version.config_id, projections, how }, 'configuration rebuild started')
     try {
       for (const projection of projections) {
+        // Only this instance's memories change with its configuration: they are re-projected in place, and no
+        // other instance's data is touched (a configuration cannot change the served embedding model).
         const rebuilt = await rebuildProjection(deps.engines, {
           projection,
+          instanceId: version.instance_id,
+          // The other instances are served meanwhile: the re-projection takes half the time it could.
+          idleShare: 1,
           start: { from: 'beginning' },
           embedder: deps.embedder,
           logger: log,

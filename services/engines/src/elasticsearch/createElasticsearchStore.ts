@@ -40,11 +40,12 @@ export interface ElasticsearchStore<T> {
   ensureIndex(mappings: estypes.MappingTypeMapping, settings?: estypes.IndicesIndexSettings): Promise<void>
   /**
    * Writes (and, for a `null` document, deletes) documents in one bulk request. Version conflicts (an older event
-   * replayed) count as skipped, every other per-document failure is thrown.
+   * replayed) count as skipped, every other per-document failure is thrown. `sameVersion: 'replace'` writes a
+   * document again at the version it has (Elasticsearch's `external_gte`), for re-projecting it under another policy.
    */
   upsert(
     documents: IndexedDocument<T>[],
-    options?: { refresh?: boolean },
+    options?: { refresh?: boolean; sameVersion?: 'skip' | 'replace' },
   ): Promise<{ written: number; skipped: number }>
   get(id: string): Promise<T | null>
   knnSearch(params: {
@@ -77,12 +78,14 @@ export function createElasticsearchStore<T extends object>(
     },
     async upsert(documents, options) {
       if (documents.length === 0) return { written: 0, skipped: 0 }
+      const versionType =
+        options?.sameVersion === 'replace' ? ('external_gte' as const) : ('external' as const)
       const operations = documents.flatMap(
         ({ id, document, version }): (estypes.BulkOperationContainer | T)[] => {
           const target = {
             _index: index,
             _id: id,
-            ...(version !== undefined ? { version, version_type: 'external' as const } : {}),
+            ...(version !== undefined ? { version, version_type: versionType } : {}),
           }
           return document === null ? [{ delete: target }] : [{ index: target }, document]
         },

@@ -14,15 +14,21 @@ WITH DISTINCT entityId
 MATCH (entity:Entity {generation: $generation, entity_id: entityId})
 SET entity.memory_count = COUNT { (entity)<-[:MENTIONS]-(:Memory) }`
 
+/**
+ * How an event compares with what the graph holds at the same version: a live projector skips it (a replay), a
+ * re-projection under another policy writes it again (`<=`).
+ */
+type Newer = '<' | '<='
+
 // A memory node keeps the version of the last event applied; an event whose version is not higher changes nothing.
 // Entities are shared by memories: created on first mention, never deleted with a memory; aliases accumulate.
-const upsertMemories = `
+const upsertMemories = (newer: Newer) => `
 UNWIND $memories AS m
 OPTIONAL MATCH (deleted:DeletedMemory {generation: $generation, id: m.id})
-WITH m WHERE deleted IS NULL OR deleted.version < m.version
+WITH m WHERE deleted IS NULL OR deleted.version ${newer} m.version
 MERGE (memory:Memory {generation: $generation, id: m.id})
 ON CREATE SET memory.version = 0
-WITH memory, m WHERE memory.version < m.version
+WITH memory, m WHERE memory.version ${newer} m.version
 SET memory += m.properties, memory.version = m.version
 WITH memory, m
 CALL {
@@ -59,9 +65,9 @@ ${recountTouched}`
 
 // A deleted memory leaves only its id and version behind, so an older event (a racing update, a reprocessed
 // document) cannot bring it back.
-const deleteMemories = `
+const deleteMemories = (newer: Newer) => `
 UNWIND $deletions AS d
-MATCH (memory:Memory {generation: $generation, id: d.id}) WHERE memory.version < d.version
+MATCH (memory:Memory {generation: $generation, id: d.id}) WHERE memory.version ${newer} d.version
 CALL {
   WITH memory
   OPTIONAL MATCH (memory)-[:MENTIONS]->(entity:Entity)
@@ -82,6 +88,12 @@ MERGE (deleted:DeletedMemory {generation: $generation, id: d.id})
 ON CREATE SET deleted.version = d.version
 ON MATCH SET deleted.version = CASE WHEN deleted.version < d.version THEN d.version ELSE deleted.version END`
 
+// A memory withheld by an earlier policy left a tombstone at its own version; stored again, it loses it.
+const liftTombstones = `
+UNWIND $memories AS m
+MATCH (deleted:DeletedMemory {generation: $generation, id: m.id}) WHERE deleted.version <= m.version
+DELETE deleted`
+
 function initialsOf(name: string): string | null {
   const words = name.split(/\s+/).filter((word) => /^[A-Za-z]/.test(word))
   return words.length >= 2 ? words.map((word) => word[0]?.toLowerCase() ?? '').join('') : null
@@ -101,7 +113,11 @@ function latestPerMemory(events: ConsumedEvent<MemoryChanged>[]): MemoryChanged[
  * Memories into Neo4j: (Memory)-[:MENTIONS]->(Entity), and in long-range mode (Entity)-[:RELATES_TO]->(Entity)
  * per memory. One transaction per fetched batch; the version guard makes a replayed event a no-op.
  */
-export function createGraphProjection(graph: Neo4jStore, options: { generation?: string } = {}) {
+export function createGraphProjection(
+  graph: Neo4jStore,
+  options: { generation?: string; sameVersion?: 'skip' | 'replace' } = {},
+) {
+  const newer: Newer = options.sameVersion === 'replace' ? '<=' : '<'
   // The live projector follows the active generation (read per batch, so a rebuild's switch takes effect at the
   // next batch); a rebuild writes into the generation it fills.
   const generationOf = async (): Promise<string> => {
@@ -119,8 +135,10 @@ export function createGraphProjection(graph: Neo4jStore, options: { generation?:
     ]
     const statements = []
     if (upserts.length > 0) {
+      const memories = upserts.map(({ memory_id, version }) => ({ id: memory_id, version }))
+      if (newer === '<=') statements.push({ cypher: liftTombstones, params: { memories } })
       statements.push({
-        cypher: upsertMemories,
+        cypher: upsertMemories(newer),
         params: {
           touched: touched(upserts),
           memories: upserts.map(({ memory, memory_id, version }) => ({
@@ -154,7 +172,7 @@ export function createGraphProjection(graph: Neo4jStore, options: { generation?:
     }
     if (deletions.length > 0) {
       statements.push({
-        cypher: deleteMemories,
+        cypher: deleteMemories(newer),
         params: {
           touched: touched(deletions),
           deletions: deletions.map(({ memory_id, version }) => ({ id: memory_id, version })),

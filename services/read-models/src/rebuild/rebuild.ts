@@ -1,6 +1,7 @@
 import type { Client as ElasticsearchClient, estypes } from '@elastic/elasticsearch'
 import type { Admin } from 'kafkajs'
 import {
+  activeGraphGeneration,
   activeGraphGenerationQuery,
   graphGenerationPattern,
   graphStateNode,
@@ -11,6 +12,7 @@ import {
   createLeaseStore,
   loadEngineDeclarations,
   withVectorDimension,
+  type ElasticsearchStore,
   type Embedder,
   type LeaseStore,
   type LogAndProjections,
@@ -27,6 +29,7 @@ import {
 } from '@memory-service/domain'
 import { type MemoryChanged } from '@memory-service/contracts'
 import { createGraphProjection } from '../graph/graphProjection.js'
+import { unheldChanges } from './unheldChanges.js'
 import { withheldAsDeletions, type PolicyLookup } from '@memory-service/domain'
 
 export type RebuildStart = { from: 'beginning' } | { from: 'timestamp'; at: Date }
@@ -34,6 +37,8 @@ export type RebuiltProjection = 'vector' | 'graph'
 
 export interface RebuildReport {
   projection: RebuiltProjection
+  /** The one instance re-projected in place, or undefined for a rebuild of every instance into a new generation. */
+  instanceId?: string
   previousGeneration: string
   generation: string
   /** Events read from the log into the new generation (including those written while it was being built). */
@@ -66,13 +71,19 @@ const offsetsOf = async (admin: Admin, topic: string) =>
   )
 
 /**
- * Rebuilds a projection from the log into a new generation while the current one keeps serving:
+ * Rebuilds a projection from the log. For every instance (a replay, a new embedding model) it builds a new generation
+ * while the current one keeps serving:
  * 1. a consumer group of its own reads mem.memories.v1 from the start (or from a timestamp, on a copy of the current
  *    generation) into the new generation, idempotently (external versions, version guards);
  * 2. once it has caught up with the end of the log, readers switch atomically (Elasticsearch alias swap, graph
  *    generation pointer); the live projector writes through the same switch from its next batch on;
  * 3. the rebuild keeps reading until the end of the log as seen after the switch, so whatever the live projector
  *    wrote into the previous generation meanwhile is in the new one too; then the previous generation is dropped.
+ *
+ * For one instance (its configuration changed what the projection stores) it re-projects that instance in place, in
+ * the serving generation: every memory of the instance is written again at its logged version under the instance's
+ * current policy (stored, or withheld as a deletion), replacing what the store holds at that version while any newer
+ * version the live projector wrote meanwhile wins. No other instance's data is written, copied or switched.
  */
 export async function rebuildProjection(
   engines: LogAndProjections,
@@ -87,6 +98,13 @@ export async function rebuildProjection(
     onProgress?: (progress: { events: number; behind: number }) => Promise<void> | void
     /** Where the rebuild of a projection is held, one at a time across every process (Elasticsearch by default). */
     leases?: LeaseStore
+    /** Re-project only this instance, in place (from the beginning of the log). */
+    instanceId?: string
+    /**
+     * Pacing: after each batch, wait this many times the time the batch took (fetching, decoding, writing), so a
+     * rebuild that shares the machine (and maybe the gateway's process) with live traffic leaves it room.
+     */
+    idleShare?: number
   },
 ): Promise<RebuildReport> {
   const { logger } = options
@@ -120,10 +138,16 @@ async function rebuildHolding(
 ): Promise<RebuildReport> {
   const started = performance.now()
   const { logger } = options
+  if (options.instanceId !== undefined && options.start.from !== 'beginning')
+    throw new Error('an instance is re-projected from the beginning of the log')
   const target =
-    options.projection === 'vector'
-      ? await vectorGeneration(engines.elasticsearch, options.embedder, options.start)
-      : await graphGeneration(engines.neo4j)
+    options.instanceId !== undefined
+      ? options.projection === 'vector'
+        ? await vectorInPlace(engines.elasticsearch, options.embedder)
+        : await graphInPlace(engines.neo4j)
+      : options.projection === 'vector'
+        ? await vectorGeneration(engines.elasticsearch, options.embedder, options.start)
+        : await graphGeneration(engines.neo4j)
   logger.info(
     { projection: options.projection, from: target.previous, to: target.next, start: options.start },
     'rebuilding projection',
@@ -131,7 +155,11 @@ async function rebuildHolding(
   const copied = options.start.from === 'timestamp' ? await target.copyPrevious() : 0
   const admin = engines.kafka.admin()
   await admin.connect()
-  const groupId = deployment.group(`memory-rebuild-${options.projection}-${target.next.replace('/', '-')}`)
+  const groupId = deployment.group(
+    options.instanceId !== undefined
+      ? `memory-reproject-${options.projection}-${options.instanceId}`
+      : `memory-rebuild-${options.projection}-${target.next.replace('/', '-')}`,
+  )
   let events = 0
   let reembedded = 0
   const position = new Map<number, bigint>()
@@ -167,6 +195,7 @@ async function rebuildHolding(
       passed(record.partition, record.offset)
       return Promise.resolve()
     }
+    let lastBatchEnd = performance.now()
     const consumer = await createEventConsumer<MemoryChanged>({
       kafka: engines.kafka,
       codec: engines.schemaCodec,
@@ -176,13 +205,24 @@ async function rebuildHolding(
       fromBeginning: true,
       onUndecodable: passBy('undecodable'),
       onRejected: passBy('refused'),
-      handleBatch: async (batch) => {
+      handleBatch: async (read) => {
         const policyOf = options.policyOf
+        const batch =
+          options.instanceId === undefined
+            ? read
+            : read.filter(({ payload }) => payload.instance_id === options.instanceId)
         countReembedded(
           await target.apply(policyOf ? withheldAsDeletions(batch, options.projection, policyOf) : batch),
         )
-        events += batch.length
-        for (const { partition, offset } of batch) passed(partition, offset)
+        events += read.length
+        for (const { partition, offset } of read) passed(partition, offset)
+        const idleShare = options.idleShare ?? 0
+        if (idleShare > 0) {
+          // Paced: for every second spent reading and writing, idleShare seconds left to the others.
+          const busy = performance.now() - lastBatchEnd
+          await new Promise((resolve) => setTimeout(resolve, busy * idleShare))
+          lastBatchEnd = performance.now()
+        }
       },
     })
     try {
@@ -228,6 +268,7 @@ async function rebuildHolding(
   await target.dropPrevious()
   const report = {
     projection: options.projection,
+    ...(options.instanceId !== undefined ? { instanceId: options.instanceId } : {}),
     previousGeneration: target.previous,
     generation: target.next,
     events,
@@ -281,18 +322,6 @@ async function vectorGeneration(
     }
   }
 
-  async function vectorsFor(events: ConsumedEvent<MemoryChanged>[]): Promise<Map<string, number[]>> {
-    const stale = events.filter(
-      ({ payload }) =>
-        payload.change !== 'deleted' &&
-        (payload.memory.embedding.model !== embedder.model ||
-          payload.memory.embedding.vector.length !== embedder.dimension),
-    )
-    if (stale.length === 0) return new Map()
-    const vectors = await embedder.embed(stale.map(({ payload }) => payload.memory.content))
-    return new Map(stale.map(({ payload }, position) => [payload.event_id, vectors[position] ?? []]))
-  }
-
   return {
     previous,
     next,
@@ -322,21 +351,7 @@ async function vectorGeneration(
         after = hits[hits.length - 1]?.sort
       }
     },
-    async apply(events) {
-      const reembedded = await vectorsFor(events)
-      await store.upsert(
-        events.map(({ payload }) => {
-          if (payload.change === 'deleted')
-            return { id: payload.memory_id, version: payload.version, document: null }
-          const vector = reembedded.get(payload.event_id)
-          const event = vector
-            ? { ...payload, memory: { ...payload.memory, embedding: { model: embedder.model, vector } } }
-            : payload
-          return { id: payload.memory_id, version: payload.version, document: memoryDocumentOf(event) }
-        }),
-      )
-      return reembedded.size
-    },
+    apply: (events) => writeMemories(store, embedder, events, 'skip'),
     async switchReaders() {
       // Searchers see everything written so far from the first request after the switch.
       await client.indices.refresh({ index: next })
@@ -350,6 +365,99 @@ async function vectorGeneration(
     async dropPrevious() {
       await client.indices.delete({ index: previous }, { ignore: [404] })
     },
+  }
+}
+
+/** The vectors of memories the log holds under another model than the one served, computed again. */
+async function vectorsFor(
+  embedder: Embedder,
+  events: ConsumedEvent<MemoryChanged>[],
+): Promise<Map<string, number[]>> {
+  const stale = events.filter(
+    ({ payload }) =>
+      payload.change !== 'deleted' &&
+      (payload.memory.embedding.model !== embedder.model ||
+        payload.memory.embedding.vector.length !== embedder.dimension),
+  )
+  if (stale.length === 0) return new Map()
+  const vectors = await embedder.embed(stale.map(({ payload }) => payload.memory.content))
+  return new Map(stale.map(({ payload }, position) => [payload.event_id, vectors[position] ?? []]))
+}
+
+/** Memories written at their logged versions; answers how many had to be embedded again. */
+async function writeMemories(
+  store: ElasticsearchStore<MemoryDocument>,
+  embedder: Embedder,
+  events: ConsumedEvent<MemoryChanged>[],
+  sameVersion: 'skip' | 'replace',
+): Promise<number> {
+  const reembedded = await vectorsFor(embedder, events)
+  await store.upsert(
+    events.map(({ payload }) => {
+      if (payload.change === 'deleted')
+        return { id: payload.memory_id, version: payload.version, document: null }
+      const vector = reembedded.get(payload.event_id)
+      const event = vector
+        ? { ...payload, memory: { ...payload.memory, embedding: { model: embedder.model, vector } } }
+        : payload
+      return { id: payload.memory_id, version: payload.version, document: memoryDocumentOf(event) }
+    }),
+    { sameVersion },
+  )
+  return reembedded.size
+}
+
+/** One instance re-projected into the serving index, through the alias readers and the live projector use. */
+async function vectorInPlace(client: ElasticsearchClient, embedder: Embedder): Promise<GenerationTarget> {
+  const [serving] = Object.keys(await client.indices.getAlias({ name: MEMORIES_ALIAS }))
+  if (!serving) throw new Error(`${MEMORIES_ALIAS} points at no index; run provisioning (npm start) first`)
+  const store = createElasticsearchStore<MemoryDocument>(client, MEMORIES_ALIAS)
+  return inPlace(serving, async (events) => {
+    if (events.length === 0) return 0
+    const { docs } = await client.mget({
+      index: MEMORIES_ALIAS,
+      ids: [...new Set(events.map(({ payload }) => payload.memory_id))],
+      _source: false,
+    })
+    const held = new Map(
+      docs.flatMap((doc) => ('found' in doc && doc.found ? [[doc._id, doc._version ?? 0] as const] : [])),
+    )
+    return writeMemories(store, embedder, unheldChanges(events, held), 'replace')
+  })
+}
+
+/** One instance re-projected into the active graph generation (followed per batch, as the live projector does). */
+async function graphInPlace(graph: Neo4jStore): Promise<GenerationTarget> {
+  const [active] = await graph.read<{ generation: string }>(activeGraphGenerationQuery)
+  if (!active) throw new Error('the graph has no active generation; run provisioning (npm start) first')
+  const project = createGraphProjection(graph, { sameVersion: 'replace' })
+  return inPlace(active.generation, async (events) => {
+    if (events.length === 0) return 0
+    const rows = await graph.read<{ id: string; version: number }>(
+      `${activeGraphGeneration}
+       UNWIND $ids AS id
+       MATCH (memory:Memory {generation: generation, id: id})
+       RETURN memory.id AS id, memory.version AS version`,
+      { ids: [...new Set(events.map(({ payload }) => payload.memory_id))] },
+    )
+    await project(unheldChanges(events, new Map(rows.map((row) => [row.id, row.version]))))
+    return 0
+  })
+}
+
+/** A target that writes into what is serving: nothing to copy, switch or drop. */
+function inPlace(
+  serving: string,
+  apply: (events: ConsumedEvent<MemoryChanged>[]) => Promise<number>,
+): GenerationTarget {
+  const nothing = () => Promise.resolve()
+  return {
+    previous: serving,
+    next: serving,
+    copyPrevious: () => Promise.resolve(0),
+    apply,
+    switchReaders: nothing,
+    dropPrevious: nothing,
   }
 }
 
