@@ -348,7 +348,8 @@ export const errorDescriptions: Record<ErrorCode, ErrorDescription> = {
     here: {
       when:
         'a `document_id` reused within an instance (our code for the spec’s 409: “Reusing a document_id gives ' +
-        '409”), also while the first request is still being written',
+        '409”), once the first request’s append is confirmed (before that: `503 SERVICE_UNAVAILABLE`, ' +
+        '`document_in_flight`)',
       details: '`document_id`, `ingestion_id` (the first job)',
     },
     see: [documents],
@@ -452,7 +453,8 @@ export const errorDescriptions: Record<ErrorCode, ErrorDescription> = {
       when:
         'a dependency is down (e.g. Kafka refuses a write), or a change could not be confirmed in time; `reason` ' +
         'says which: e.g. `kafka_unavailable`, `embedding_unavailable`, `projection_lagging`, ' +
-        '`concurrent_updates`, `read_model_lagging`, `dedupe_window_rebuilding`, `idempotency_store_unavailable`',
+        '`concurrent_updates`, `read_model_lagging`, `dedupe_window_rebuilding`, `idempotency_store_unavailable`, ' +
+        '`document_in_flight` (an earlier request for the same `document_id` has not confirmed its append yet)',
       details: '`retry_after_seconds`, `reason`',
     },
     see: [documents, { title: 'Events and the stream', href: 'api/events-and-stream.md' }],
