@@ -31,6 +31,29 @@ export interface SchemaCodec {
   listSubjects(): Promise<string[]>
 }
 
+/**
+ * Registers one schema. A subject's first registration creates it and then sets its compatibility, in two calls;
+ * a process starting beside another (a cluster's six processes on a new namespace) can read the subject between
+ * the two, see the registry's default instead of BACKWARD, and the library refuses. The subject is the same and
+ * the first process is about to finish, so the refusal is retried for a few seconds before it counts.
+ */
+async function registerOnce(
+  registry: SchemaRegistry,
+  subject: string,
+  text: string,
+): Promise<number> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      const { id } = await registry.register({ type: SchemaType.JSON, schema: text }, { subject })
+      return id
+    } catch (error) {
+      const racing = (error as Error).name === 'ConfluentSchemaRegistryCompatibilityError'
+      if (!racing || attempt >= 20) throw error
+      await new Promise((done) => setTimeout(done, 100 + 50 * attempt))
+    }
+  }
+}
+
 export function createSchemaCodec(registryUrl: string): SchemaCodec {
   const newAjv = (): Ajv => {
     // Every version of a subject keeps its schema's $id; a process that decodes old and new versions (a replay)
@@ -66,7 +89,7 @@ export function createSchemaCodec(registryUrl: string): SchemaCodec {
         // Services sharing one process (npm start) share the codec; each registers what it writes.
         const text = JSON.stringify(schema)
         if (registered.get(subject) === text) continue
-        const { id } = await registry.register({ type: SchemaType.JSON, schema: text }, { subject })
+        const id = await registerOnce(registry, subject, text)
         ids.set(subject, id)
         registered.set(subject, text)
         validators.set(subject, { quick: firstErrorAjv.compile(schema), full: ajv.compile(schema) })

@@ -31,6 +31,17 @@ describe('schema codec against the registry', () => {
     expect(await codec.listSubjects()).toContain(subject)
   })
 
+  it('registers new subjects from processes starting together (one creates the subject while another reads it)', async () => {
+    // Each codec stands for a process of a cluster starting on a new namespace: same subjects, same moment.
+    const subjects = Array.from({ length: 12 }, () => `${uniqueName('mem.test-race.v1')}-value`)
+    const codecs = Array.from({ length: 6 }, () => createSchemaCodec(config.schemaRegistry.url))
+    const results = await Promise.all(
+      codecs.map((codec) => codec.register(subjects.map((subject) => ({ subject, schema: documentSchema() })))),
+    )
+    for (const subject of subjects)
+      expect(new Set(results.map((ids) => ids.get(subject))).size, subject).toBe(1)
+  })
+
   it('frames payloads in the Confluent wire format and decodes them in another process-like codec', async () => {
     const subject = `${uniqueName('mem.test-docs.v1')}-value`
     const writer = createSchemaCodec(config.schemaRegistry.url)
