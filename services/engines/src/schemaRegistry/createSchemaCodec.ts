@@ -33,25 +33,31 @@ export interface SchemaCodec {
 
 /**
  * Registers one schema. A subject's first registration creates it and then sets its compatibility, in two calls;
- * a process starting beside another (a cluster's six processes on a new namespace) can read the subject between
- * the two, see the registry's default instead of BACKWARD, and the library refuses. The subject is the same and
- * the first process is about to finish, so the refusal is retried for a few seconds before it counts.
+ * a process starting beside another (a cluster's six processes on a new namespace) races the other through them:
+ * it reads the subject between the two calls and sees the registry's default instead of BACKWARD (the library
+ * refuses), or both see no subject and both set its compatibility (the registry refuses the second: the rule
+ * exists). The subject is the same and the other process is finishing it, so either refusal is retried for a few
+ * seconds before it counts; the retry finds the subject complete.
  */
-async function registerOnce(
-  registry: SchemaRegistry,
-  subject: string,
-  text: string,
-): Promise<number> {
+async function registerOnce(registry: SchemaRegistry, subject: string, text: string): Promise<number> {
   for (let attempt = 0; ; attempt += 1) {
     try {
       const { id } = await registry.register({ type: SchemaType.JSON, schema: text }, { subject })
       return id
     } catch (error) {
-      const racing = (error as Error).name === 'ConfluentSchemaRegistryCompatibilityError'
+      const racing =
+        (error as Error).name === 'ConfluentSchemaRegistryCompatibilityError' ||
+        isCompatibilityAlreadySet(error)
       if (!racing || attempt >= 20) throw error
       await new Promise((done) => setTimeout(done, 100 + 50 * attempt))
     }
   }
+}
+
+/** The registry's answer to a second process setting a new subject's compatibility: 409 on the config route. */
+function isCompatibilityAlreadySet(error: unknown): boolean {
+  const { name, status, url } = error as { name?: string; status?: number; url?: string }
+  return name === 'ResponseError' && status === 409 && typeof url === 'string' && url.includes('/config/')
 }
 
 export function createSchemaCodec(registryUrl: string): SchemaCodec {
