@@ -111,13 +111,71 @@ beforeAll(async () => {
     customer_id: 'globex',
   })
   ids.otherInstance = await remember(otherClient, `Alice: ${marker} is my favourite word too.`, alice)
+  ids.conversation = await rememberConversation(client, conversationUser, [
+    `Carol: I finally signed the endorsement deal with ${sponsor} today!`,
+    'Carol: It felt crazy, like all those early training hours were worth every minute.',
+  ])
+  for (const [index, remark] of distractions.entries())
+    await rememberConversation(client, conversationUser, [`Carol: ${remark}`], `distraction-${String(index)}`)
 }, 300_000)
+
+const conversationUser = uniqueName('carol')
+// A word only the first turn of the conversation holds: the reply after it says nothing of it.
+const sponsor = uniqueName('fizzwhorl').replace('_', '')
+const distractions = [
+  'My sister is learning to play the cello.',
+  'We repainted the kitchen a pale green colour.',
+  'The new bakery downtown sells great rye bread.',
+  'I have been reading a mystery novel set in Oslo.',
+  'Our team lost the quiz night by a single point.',
+  'I started waking up at six to go running.',
+]
+
+/** Ingests the turns of one conversation in one batch, in order; returns the memory ids of each turn. */
+async function rememberConversation(
+  api: MemoryClient,
+  user: string,
+  turns: string[],
+  label = 'conversation',
+): Promise<string[]> {
+  const { results } = await api.memories.ingestBatch(
+    turns.map((document, turn) => ({
+      document,
+      document_type: 'ai-chat-conversation' as const,
+      mode: 'fast' as const,
+      document_created_at: '2024-03-12T18:00:00.000Z',
+      user_id: user,
+      metadata: { label, turn },
+    })),
+  )
+  const memoryIds: string[] = []
+  for (const accepted of results) {
+    const job = await eventually(async () => {
+      const status = await api.memories.status(accepted.ingestion_id)
+      return status.status === 'completed' ? status : undefined
+    }, 60_000)
+    memoryIds.push(...(job.memory_ids ?? []))
+  }
+  return memoryIds
+}
 
 afterAll(async () => {
   await harness.close()
 })
 
 const modes = ['accurate', 'fast'] as const
+
+describe('a turn of a conversation ingested turn by turn, in one batch', () => {
+  it('is found by what the turns around it say (accurate search reads each memory in its conversation)', async () => {
+    const results = await search({ query: sponsor, user_id: conversationUser, limit: 3, mode: 'accurate' })
+    const reply = results.find(
+      (memory) => memory.metadata.turn === 1 && memory.metadata.label === 'conversation',
+    )
+    // The reply holds no word of the query; only its context, the turn before it, does.
+    expect(reply?.content).toMatch(/felt crazy/)
+    expect(results[0]?.content).toContain(sponsor)
+  })
+})
 
 describe.each(modes)('%s search finds', (mode) => {
   it('a memory by paraphrase (vector similarity, no shared keyword)', async () => {

@@ -19,7 +19,7 @@ import {
   type StageError,
 } from '@memory-service/domain'
 import { EmbeddingError, type Embedder, type Logger } from '@memory-service/engines'
-import { ModelServiceError } from '@memory-service/domain'
+import { contextualTextOf, ModelServiceError } from '@memory-service/domain'
 import { type ConsumedEvent, type DeadLetterError, type DeadLetterWriter } from '@memory-service/log'
 import { type OutgoingEvent } from '@memory-service/domain'
 import {
@@ -130,11 +130,11 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
    * statements are tried one by one, so one bad statement costs only itself (the job then ends partial_success).
    */
   async function embedAll(
-    statements: ResolvedStatement[],
+    texts: string[],
+    what = 'statement',
   ): Promise<{ vectors: (number[] | null)[]; errors: (DeadLetterError & { stage: 'storage' })[] }> {
-    const vectors: (number[] | null)[] = new Array<number[] | null>(statements.length).fill(null)
+    const vectors: (number[] | null)[] = new Array<number[] | null>(texts.length).fill(null)
     const errors: (DeadLetterError & { stage: 'storage' })[] = []
-    const texts = statements.map(({ statement }) => statement.content)
     for (let start = 0; start < texts.length; start += groupSize) {
       const group = texts.slice(start, start + groupSize)
       try {
@@ -155,7 +155,7 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
           errors.push({
             stage: 'storage',
             ...failure,
-            message: `statement ${String(start + offset + 1)} not stored: ${failure.message}`,
+            message: `${what} ${String(start + offset + 1)} not stored: ${failure.message}`,
           })
         }
       }
@@ -167,11 +167,13 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
     accepted: DocumentAccepted,
     resolved: ResolvedStatement[],
     vectors: (number[] | null)[],
+    contextVectors: (number[] | null)[],
   ): MemoryChanged[] {
     const changedAt = at()
     return resolved.flatMap(({ statement, entities, relations }, ordinal) => {
       const vector = vectors[ordinal]
-      if (!vector) return []
+      const contextVector = contextVectors[ordinal]
+      if (!vector || (accepted.context && !contextVector)) return []
       const category = statement.category ?? categorize(statement)
       const id = memoryIdFor(accepted.ingestion_id, ordinal)
       return [
@@ -208,6 +210,14 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
             speaker: statement.speaker,
             mode: accepted.mode,
             embedding: { model: ports.embedder.model, vector },
+            ...(accepted.context && contextVector
+              ? {
+                  context: {
+                    ...accepted.context,
+                    embedding: { model: ports.embedder.model, vector: contextVector },
+                  },
+                }
+              : {}),
           },
         },
       ]
@@ -303,12 +313,21 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
       }
     }
 
-    const { vectors, errors: embeddingErrors } = await embedAll(resolved)
-    for (const { attempts, ...error } of embeddingErrors) {
+    const contents = resolved.map(({ statement }) => statement.content)
+    const { vectors, errors: embeddingErrors } = await embedAll(contents)
+    // A turn of a conversation is also embedded as read after the turn before it (conversationContext.ts).
+    const context = accepted.context
+    const contextual = context
+      ? await embedAll(
+          contents.map((content) => contextualTextOf(content, context)),
+          'statement in its conversation',
+        )
+      : { vectors: [], errors: [] }
+    for (const { attempts, ...error } of [...embeddingErrors, ...contextual.errors]) {
       failures.push({ stage: error.stage, code: error.code, message: error.message })
       deadLetterErrors.push({ ...error, ...(attempts !== undefined ? { attempts } : {}) })
     }
-    const memories = memoryEvents(accepted, resolved, vectors)
+    const memories = memoryEvents(accepted, resolved, vectors, contextual.vectors)
 
     const finishedAt = at()
     const measuredBy = accepted.ingestion_id

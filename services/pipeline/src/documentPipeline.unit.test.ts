@@ -68,7 +68,10 @@ function scriptedEmbedder(): Embedder & { calls: number } {
   return embedder
 }
 
-function harness(extract: Extractor['extract'], options: { status?: JobStatus; embedder?: Embedder } = {}) {
+function harness(
+  extract: Extractor['extract'],
+  options: { status?: JobStatus; embedder?: Embedder; accepted?: DocumentAccepted } = {},
+) {
   const jobs: IngestionJobChanged[] = []
   const memories: MemoryChanged[] = []
   const usage: OutgoingEvent[] = []
@@ -97,7 +100,11 @@ function harness(extract: Extractor['extract'], options: { status?: JobStatus; e
     { retry: { maxAttempts: 3, baseDelayMs: 1, sleep: async () => undefined }, embeddingGroupSize: 2 },
   )
   return {
-    run: () => pipeline.process(event, createLogger({ level: 'silent', name: 'pipeline-test' })),
+    run: () =>
+      pipeline.process(
+        { ...event, payload: options.accepted ?? accepted },
+        createLogger({ level: 'silent', name: 'pipeline-test' }),
+      ),
     jobs,
     memories,
     usage,
@@ -134,6 +141,36 @@ describe('document pipeline', () => {
       'graph_queries',
     ])
     expect(run.letters).toEqual([])
+  })
+
+  it('embeds a turn of a conversation twice: alone, and read after the turn before it', async () => {
+    const embedded: string[] = []
+    const embedder: Embedder = {
+      model: 'test/recording',
+      dimension: 3,
+      async embed(texts) {
+        embedded.push(...texts)
+        return texts.map((text) => [text.length, 0, 0])
+      },
+      close: async () => undefined,
+    }
+    const context = { before: 'Caroline: I signed with a beverage company!', after: 'Caroline: Thanks!' }
+    const extract = async () => ({ statements: [statement('Melanie said it felt crazy.')] })
+    const inConversation = harness(extract, { embedder, accepted: { ...accepted, context } })
+    await inConversation.run()
+    const read = `${context.before}\nMelanie said it felt crazy.`
+    expect(embedded).toEqual(['Melanie said it felt crazy.', read])
+    expect(inConversation.memories[0]?.memory.embedding.vector).toEqual([27, 0, 0])
+    expect(inConversation.memories[0]?.memory.context).toEqual({
+      ...context,
+      embedding: { model: 'test/recording', vector: [read.length, 0, 0] },
+    })
+
+    embedded.length = 0
+    const alone = harness(extract, { embedder })
+    await alone.run()
+    expect(embedded).toEqual(['Melanie said it felt crazy.'])
+    expect(alone.memories[0]?.memory.context).toBeUndefined()
   })
 
   it('derives the same memory ids when the same document is processed again', async () => {

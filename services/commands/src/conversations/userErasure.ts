@@ -5,7 +5,7 @@ import type { EventProducer } from '@memory-service/log'
 import type { Logger } from '@memory-service/engines'
 import { MEMORIES_ALIAS, MEMORIES_TOPIC, MEMORY_SUBJECT } from '@memory-service/domain'
 import type { StoredMemory } from '@memory-service/read-models'
-import { activeGraphGeneration } from '@memory-service/read-models'
+import { activeGraphGeneration, derivedFields } from '@memory-service/read-models'
 import type { Neo4jStore } from '@memory-service/engines'
 import { conversationKey } from '@memory-service/domain'
 import type { ConversationStore } from '@memory-service/read-models'
@@ -63,7 +63,7 @@ export function createUserErasure(deps: {
         index: MEMORIES_ALIAS,
         size: 1000,
         sort: [{ id: 'asc' }],
-        _source: { excludes: ['embedding', 'content_terms'] },
+        _source: { excludes: derivedFields },
         query: { bool: { filter: owned(instanceId, userId) } },
         ...(after ? { search_after: after } : {}),
       })

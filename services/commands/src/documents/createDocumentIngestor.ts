@@ -6,6 +6,7 @@ import type { ClaimStore } from '../idempotency/createClaimStore.js'
 import type { EventProducer } from '@memory-service/log'
 import type { Logger } from '@memory-service/engines'
 import {
+  batchContextsOf,
   DOCUMENT_SUBJECT,
   DOCUMENTS_TOPIC,
   ingestionIdFor,
@@ -97,6 +98,7 @@ export function createDocumentIngestor(options: DocumentIngestorOptions): Docume
       })
 
       const acceptedAt = now().toISOString()
+      const contexts = batchContextsOf(documents, acceptedAt)
       const pending = documents.flatMap((document, index) => (outcomes[index] ? [] : [{ document, index }]))
       // One send per document: its own key, its own partition batch, so each document's fate is known exactly.
       const acceptedEvents = pending.map(({ document, index }) =>
@@ -105,6 +107,7 @@ export function createDocumentIngestor(options: DocumentIngestorOptions): Docume
           instanceId: scope.instanceId,
           clientId: scope.clientId,
           acceptedAt,
+          conversation: contexts[index],
         }),
       )
       const sends = await Promise.allSettled(

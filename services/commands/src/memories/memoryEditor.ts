@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { MemoryChanged, MemoryUpdateRequest } from '@memory-service/contracts'
 import type { Embedder } from '@memory-service/engines'
-import { AppError } from '@memory-service/domain'
+import { AppError, contextualTextOf } from '@memory-service/domain'
 import type { EventProducer, PartitionReader } from '@memory-service/log'
 import type { SchemaCodec } from '@memory-service/engines'
 import {
@@ -110,9 +110,20 @@ function stateOf(stored: StoredMemory, vector: number[]): MemoryState {
     embedding_model,
     embedding,
     content_terms,
+    context,
+    context_terms,
+    context_embedding,
     ...state
   } = stored
-  return { ...state, embedding: { model: embedding_model, vector: embedding ?? vector } }
+  return {
+    ...state,
+    embedding: { model: embedding_model, vector: embedding ?? vector },
+    ...(context
+      ? {
+          context: { ...context, embedding: { model: embedding_model, vector: context_embedding ?? vector } },
+        }
+      : {}),
+  }
 }
 
 /**
@@ -150,9 +161,9 @@ export function createMemoryEditor(options: MemoryEditorOptions): MemoryEditor {
     }
   }
 
-  async function embed(content: string): Promise<number[] | undefined> {
+  async function embed(texts: string[]): Promise<number[][]> {
     try {
-      return (await options.embedder.embed([content]))[0]
+      return await options.embedder.embed(texts)
     } catch (error) {
       throw unavailable(
         'embedding_unavailable',
@@ -252,7 +263,11 @@ export function createMemoryEditor(options: MemoryEditorOptions): MemoryEditor {
             ? previous.content
             : options.merge(previous.content, patch.content, patch.merge_strategy ?? 'replace')
         const contentChanged = content !== previous.content
-        const vector = contentChanged ? await embed(content) : previous.embedding.vector
+        // A memory of a conversation's turn is embedded again as read after the turn before it, too.
+        const context = previous.context
+        const [vector, contextVector]: (number[] | undefined)[] = contentChanged
+          ? await embed(context ? [content, contextualTextOf(content, context)] : [content])
+          : [previous.embedding.vector, context?.embedding.vector]
         const analysis = contentChanged ? options.analyze(content, previous) : undefined
         const memory: MemoryState = {
           ...previous,
@@ -265,6 +280,17 @@ export function createMemoryEditor(options: MemoryEditorOptions): MemoryEditor {
             model: contentChanged ? options.embedder.model : previous.embedding.model,
             vector: vector ?? [],
           },
+          ...(context
+            ? {
+                context: {
+                  ...context,
+                  embedding: {
+                    model: contentChanged ? options.embedder.model : context.embedding.model,
+                    vector: contextVector ?? [],
+                  },
+                },
+              }
+            : {}),
         }
         const change = event('updated', stored, memory)
         const seen = await outcomeOf(change, await append(change, correlationId))

@@ -102,8 +102,7 @@ function editorFor(w: ReturnType<typeof world>, withChangeLog = true) {
     producer: w.producer,
     embedder,
     analyze: () => ({}) as ContentAnalysis,
-    merge: (existing, incoming, strategy) =>
-      strategy === 'append' ? `${existing} ${incoming}` : incoming,
+    merge: (existing, incoming, strategy) => (strategy === 'append' ? `${existing} ${incoming}` : incoming),
     // The projection is not waited for: a lagging one is the case under test.
     visibilityTimeoutMs: 0,
     ...(withChangeLog ? { changeLog: w.changeLog } : {}),
@@ -131,6 +130,31 @@ describe('memory editor', () => {
     expect(updated).toMatchObject({ content: 'Likes coffee', version: 2 })
     await editor.remove(instanceId, memoryId, 'corr')
     expect(w.documents.has(memoryId)).toBe(false)
+  })
+
+  it('embeds an edited turn of a conversation again in its conversation, and keeps that conversation', async () => {
+    const inConversation = changeAt(1, 'created')
+    const context = { before: 'Bob: What do you drink?', after: 'Bob: Me too.' }
+    inConversation.memory.context = { ...context, embedding: { model: 'test-model', vector: [1, 1] } }
+    const w = world({ projecting: true, stored: inConversation })
+    const embedded: string[] = []
+    const editor = createMemoryEditor({
+      store: w.store,
+      producer: w.producer,
+      embedder: { ...embedder, embed: async (texts) => texts.map((text) => [embedded.push(text), 0]) },
+      analyze: () => ({}) as ContentAnalysis,
+      merge: (_existing, incoming) => incoming,
+    })
+    await editor.update(instanceId, memoryId, { content: 'Likes coffee' }, 'corr')
+    expect(embedded).toEqual(['Likes coffee', 'Bob: What do you drink?\nLikes coffee'])
+    expect(w.log.at(-1)?.memory).toMatchObject({
+      embedding: { vector: [1, 0] },
+      context: { ...context, embedding: { model: 'test-model', vector: [2, 0] } },
+    })
+    // A change of metadata alone keeps both vectors.
+    await editor.update(instanceId, memoryId, { metadata: { mood: 'awake' } }, 'corr')
+    expect(embedded).toHaveLength(2)
+    expect(w.log.at(-1)?.memory.context?.embedding.vector).toEqual([2, 0])
   })
 
   it('decides an update from the log when the projection lags, and the projection later agrees', async () => {

@@ -31,4 +31,11 @@ export interface DocumentAccepted {
     [k: string]: unknown
   }
   accepted_at: string
+  /**
+   * The turns sent just before and just after this document in the same batch, for the same scope, of the same conversational document type and within 30 minutes of it (empty when there is none): the conversation a one-turn document belongs to. Absent from records written before it existed.
+   */
+  context?: {
+    before: string
+    after: string
+  }
 }

@@ -51,5 +51,16 @@ export interface MemoryChanged {
       model: string
       vector: number[]
     }
+    /**
+     * The neighbouring turns of the memory's source document and the vector of the statement read after the turn before it; absent when the document came alone. Search ranks by it; the public Memory does not show it.
+     */
+    context?: {
+      before: string
+      after: string
+      embedding: {
+        model: string
+        vector: number[]
+      }
+    }
   }
 }

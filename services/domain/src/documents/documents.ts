@@ -11,6 +11,7 @@ import type {
 import { readContractSchema } from '@memory-service/contracts/files'
 import { fieldsOfIssues } from '../errors/validationMessages.js'
 import { DOCUMENTS_TOPIC } from '../topology.js'
+import type { DocumentContext } from './conversationContext.js'
 
 export const DOCUMENT_SUBJECT = `${DOCUMENTS_TOPIC}-value`
 
@@ -74,7 +75,14 @@ export function validateDocument(raw: unknown): { document: Document } | { field
 
 export function toDocumentAccepted(
   document: Document,
-  context: { ingestionId: string; instanceId: string; clientId: string; acceptedAt: string },
+  context: {
+    ingestionId: string
+    instanceId: string
+    clientId: string
+    acceptedAt: string
+    /** The neighbouring turns of the batch (batchContextsOf). */
+    conversation?: DocumentContext
+  },
 ): DocumentAccepted {
   return {
     type: 'document_accepted',
@@ -90,6 +98,7 @@ export function toDocumentAccepted(
     customer_id: document.customer_id ?? null,
     metadata: document.metadata ?? {},
     accepted_at: context.acceptedAt,
+    ...(context.conversation ? { context: context.conversation } : {}),
   }
 }
 

@@ -15,7 +15,9 @@ describe('metadata a memory can carry', () => {
   })
 
   it('takes keys in any script, with dots and spaces, and arrays of scalars', () => {
-    expect(metadataProblem({ 'página.1': { 'ключ с пробелом': ['x', 2, null], '𝮜': { ok: false } } })).toBeNull()
+    expect(
+      metadataProblem({ 'página.1': { 'ключ с пробелом': ['x', 2, null], '𝮜': { ok: false } } }),
+    ).toBeNull()
   })
 
   it('is checked for documents and for conversation events alike', () => {
@@ -25,7 +27,9 @@ describe('metadata a memory can carry', () => {
       mode: 'fast',
       metadata: { source: { '\u0000': 1 } },
     }
-    expect(validateDocument(document)).toEqual({ fields: { metadata: expect.stringMatching(/keys/) as string } })
+    expect(validateDocument(document)).toEqual({
+      fields: { metadata: expect.stringMatching(/keys/) as string },
+    })
     const event = {
       event_id: 'evt-1',
       conversation_id: 'conv-1',

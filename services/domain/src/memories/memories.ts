@@ -29,7 +29,7 @@ export function memoryIdFor(ingestionId: string, ordinal: number): string {
 }
 
 /** The memory as the vector projection stores it: the state plus what search filters and ranks on. */
-export interface MemoryDocument extends Omit<MemoryState, 'embedding'> {
+export interface MemoryDocument extends Omit<MemoryState, 'embedding' | 'context'> {
   entity_ids: string[]
   entity_names: string[]
   version: number
@@ -38,10 +38,16 @@ export interface MemoryDocument extends Omit<MemoryState, 'embedding'> {
   embedding: number[]
   /** Stemmed content words for keyword search (see searchTermsOf). */
   content_terms: string
+  /** The neighbouring turns of the source document (conversationContext.ts), when it had any. */
+  context?: { before: string; after: string }
+  /** Stemmed words of those turns: a turn is found by what the conversation around it says. */
+  context_terms: string
+  /** The statement in its conversation; the statement's own vector when it came alone, so every memory competes. */
+  context_embedding: number[]
 }
 
 export function memoryDocumentOf(event: MemoryChanged): MemoryDocument {
-  const { embedding, ...state } = event.memory
+  const { embedding, context, ...state } = event.memory
   return {
     ...state,
     entity_ids: state.entities.map((entity) => entity.entity_id),
@@ -51,11 +57,14 @@ export function memoryDocumentOf(event: MemoryChanged): MemoryDocument {
     embedding_model: embedding.model,
     embedding: embedding.vector,
     content_terms: searchTermsOf(state.content),
+    ...(context ? { context: { before: context.before, after: context.after } } : {}),
+    context_terms: context ? searchTermsOf(`${context.before} ${context.after}`) : '',
+    context_embedding: context?.embedding.vector ?? embedding.vector,
   }
 }
 
 /** The public view (spec: Resources → Memory); the projection's own fields stay inside. */
-export function publicMemoryOf(memory: Omit<MemoryState, 'embedding'>): Memory {
+export function publicMemoryOf(memory: Omit<MemoryState, 'embedding' | 'context'>): Memory {
   return {
     id: memory.id,
     type: memory.type,

@@ -9,6 +9,9 @@ export interface SearchTuning {
     /** Relative to the question itself (1). */
     subQuestion: number
     withoutNames: number
+    /** The question against each memory's conversation (its neighbouring turns): by vector, by keyword. */
+    contextVector: number
+    contextKeyword: number
   }
   /** Candidates per requested result taken from each list (at least 50, at most 200). */
   depthPerResult: number
@@ -18,7 +21,15 @@ export interface SearchTuning {
 }
 
 export const defaultSearchTuning: SearchTuning = {
-  lists: { vector: 1, keyword: 1.2, graph: 0.3, subQuestion: 0.6, withoutNames: 1 },
+  lists: {
+    vector: 1,
+    keyword: 1.2,
+    graph: 0.3,
+    subQuestion: 0.6,
+    withoutNames: 1,
+    contextVector: 1,
+    contextKeyword: 2,
+  },
   depthPerResult: 5,
   rerankPerResult: 3,
   rerank: { similarity: 0.4, fused: 0.4, termCoverage: 0.2, entity: 0, sameSourceDiscount: 0.8 },

@@ -106,11 +106,13 @@ export function withVectorDimension(
   dimension: number,
 ): estypes.MappingTypeMapping {
   if (!declaration.vectorField) return declaration.mappings
-  const properties = { ...declaration.mappings.properties }
-  properties[declaration.vectorField] = {
-    ...(properties[declaration.vectorField] as estypes.MappingDenseVectorProperty),
-    dims: dimension,
-  }
+  // Every vector of a memory (its statement, the statement in its conversation) comes from the one model.
+  const properties = Object.fromEntries(
+    Object.entries(declaration.mappings.properties ?? {}).map(([name, property]) => [
+      name,
+      property.type === 'dense_vector' ? { ...property, dims: dimension } : property,
+    ]),
+  )
   return { ...declaration.mappings, properties }
 }
 

@@ -4,7 +4,7 @@ import type { MemorySearchRequest } from '@memory-service/contracts'
 import type { Embedder } from '@memory-service/engines'
 import { AppError } from '@memory-service/domain'
 import { MEMORIES_ALIAS } from '@memory-service/domain'
-import type { StoredMemory } from './memoryStore.js'
+import { derivedFields, type StoredMemory } from './memoryStore.js'
 import type { Neo4jStore } from '@memory-service/engines'
 import { activeGraphGeneration } from '../graph/graphGenerations.js'
 import { entityKeyCandidatesOf, subQueriesOf, withoutNames } from '@memory-service/domain'
@@ -93,7 +93,7 @@ WHERE entity.key IN $keys
 RETURN entity.entity_id AS entity_id
 LIMIT 50`
 
-const withoutVectors = { excludes: ['embedding', 'content_terms'] }
+const withoutVectors = { excludes: derivedFields }
 
 function keywordQuery(text: string): estypes.QueryDslQueryContainer {
   const terms = searchTermsOf(text)
@@ -155,8 +155,9 @@ export function createMemorySearch(deps: {
     k: number,
     filter: estypes.QueryDslQueryContainer[],
     boost?: number,
+    field: 'embedding' | 'context_embedding' = 'embedding',
   ): estypes.KnnSearch => ({
-    field: 'embedding',
+    field,
     query_vector: vector,
     k,
     num_candidates: Math.min(Math.max(k * 2, 100), 1000),
@@ -217,6 +218,25 @@ export function createMemorySearch(deps: {
         },
         weight: weight * tuning.lists.keyword,
       })
+      // The same question against each memory's conversation: a reply is found by what it answers.
+      searches.push({
+        body: {
+          knn: knn(vector, depth, filters, undefined, 'context_embedding'),
+          size: depth,
+          _source: false,
+        },
+        weight: weight * tuning.lists.contextVector,
+      })
+      const terms = searchTermsOf(text)
+      if (terms)
+        searches.push({
+          body: {
+            query: { bool: { filter: filters, must: [{ match: { context_terms: { query: terms } } }] } },
+            size: depth,
+            _source: false,
+          },
+          weight: weight * tuning.lists.contextKeyword,
+        })
     })
     if (entities.ids.length > 0) {
       searches.push({
@@ -255,12 +275,18 @@ export function createMemorySearch(deps: {
       fused.flatMap(([id, score]) => {
         const memory = documents.get(id)
         if (!memory) return []
-        const vector = memory.embedding
+        // Closest reading of the memory: the statement alone, or in its conversation.
+        const readings = [memory.embedding, memory.context_embedding].filter(
+          (vector): vector is number[] => vector !== undefined,
+        )
         return [
           {
             id,
             fused: score,
-            similarity: vector ? Math.max(...vectors.map((query) => cosine(query, vector))) : 0,
+            similarity: Math.max(
+              0,
+              ...readings.flatMap((vector) => vectors.map((query) => cosine(query, vector))),
+            ),
             termCoverage: termCoverage(queryTerms, new Set((memory.content_terms ?? '').split(' '))),
             mentionsQueryEntity: memory.entity_ids.some((entityId) => namedEntities.has(entityId)),
             sourceId: memory.source.ingestion_id,
@@ -272,7 +298,13 @@ export function createMemorySearch(deps: {
       hits: order.flatMap(({ id, score }) => {
         const memory = documents.get(id)
         if (!memory) return []
-        const { embedding: _vector, content_terms: _terms, ...stored } = memory
+        const {
+          embedding: _vector,
+          content_terms: _terms,
+          context_terms: _contextTerms,
+          context_embedding: _contextVector,
+          ...stored
+        } = memory
         return [{ memory: stored, score }]
       }),
       vectorQueries: countVectorSearches(searches),

@@ -3,10 +3,18 @@ import type { MemoryListQuery } from '@memory-service/contracts'
 import { MEMORIES_ALIAS, type MemoryDocument } from '@memory-service/domain'
 
 /** A memory as read back: the vector only when asked for, the keyword terms absent from documents older than them. */
-export type StoredMemory = Omit<MemoryDocument, 'embedding' | 'content_terms'> & {
+export type StoredMemory = Omit<
+  MemoryDocument,
+  'embedding' | 'content_terms' | 'context_terms' | 'context_embedding'
+> & {
   embedding?: number[]
   content_terms?: string
+  context_terms?: string
+  context_embedding?: number[]
 }
+
+/** What a read leaves out unless asked: the vectors and the keyword terms, which no reader shows. */
+export const derivedFields = ['embedding', 'content_terms', 'context_terms', 'context_embedding']
 
 export interface MemoryStore {
   /** Real-time read of one memory (no refresh needed); with the vector only when asked for. */
@@ -24,7 +32,7 @@ export function createMemoryStore(client: Client, index: string = MEMORIES_ALIAS
   return {
     async get(id, options) {
       const response = await client.get<StoredMemory>(
-        { index, id, ...(options?.withVector ? {} : { _source_excludes: ['embedding'] }) },
+        { index, id, ...(options?.withVector ? {} : { _source_excludes: derivedFields }) },
         // Elasticsearch 9 leaves vectors out of _source unless asked.
         {
           ignore: [404],
@@ -47,7 +55,7 @@ export function createMemoryStore(client: Client, index: string = MEMORIES_ALIAS
         from: (query.page - 1) * query.page_size,
         size: query.page_size,
         track_total_hits: true,
-        _source: { excludes: ['embedding'] },
+        _source: { excludes: derivedFields },
       })
       const total = response.hits.total
       return {

@@ -21,6 +21,7 @@ import {
 } from '@memory-service/engines'
 import { createEventConsumer, type ConsumedEvent } from '@memory-service/log'
 import {
+  contextualTextOf,
   deployment,
   MEMORIES_ALIAS,
   MEMORIES_TOPIC,
@@ -372,7 +373,7 @@ async function vectorGeneration(
 async function vectorsFor(
   embedder: Embedder,
   events: ConsumedEvent<MemoryChanged>[],
-): Promise<Map<string, number[]>> {
+): Promise<Map<string, { vector: number[]; contextVector: number[] }>> {
   const stale = events.filter(
     ({ payload }) =>
       payload.change !== 'deleted' &&
@@ -380,8 +381,23 @@ async function vectorsFor(
         payload.memory.embedding.vector.length !== embedder.dimension),
   )
   if (stale.length === 0) return new Map()
-  const vectors = await embedder.embed(stale.map(({ payload }) => payload.memory.content))
-  return new Map(stale.map(({ payload }, position) => [payload.event_id, vectors[position] ?? []]))
+  // A memory with a conversation around it has a second vector, the statement read after the turn before it.
+  const texts: string[] = []
+  const slots = stale.map(({ payload }) => {
+    const { content, context } = payload.memory
+    const own = texts.push(content) - 1
+    return { own, inContext: context ? texts.push(contextualTextOf(content, context)) - 1 : own }
+  })
+  const vectors = await embedder.embed(texts)
+  return new Map(
+    stale.map(({ payload }, position) => {
+      const slot = slots[position] ?? { own: -1, inContext: -1 }
+      return [
+        payload.event_id,
+        { vector: vectors[slot.own] ?? [], contextVector: vectors[slot.inContext] ?? [] },
+      ]
+    }),
+  )
 }
 
 /** Memories written at their logged versions; answers how many had to be embedded again. */
@@ -396,9 +412,24 @@ async function writeMemories(
     events.map(({ payload }) => {
       if (payload.change === 'deleted')
         return { id: payload.memory_id, version: payload.version, document: null }
-      const vector = reembedded.get(payload.event_id)
-      const event = vector
-        ? { ...payload, memory: { ...payload.memory, embedding: { model: embedder.model, vector } } }
+      const vectors = reembedded.get(payload.event_id)
+      const { context } = payload.memory
+      const event = vectors
+        ? {
+            ...payload,
+            memory: {
+              ...payload.memory,
+              embedding: { model: embedder.model, vector: vectors.vector },
+              ...(context
+                ? {
+                    context: {
+                      ...context,
+                      embedding: { model: embedder.model, vector: vectors.contextVector },
+                    },
+                  }
+                : {}),
+            },
+          }
         : payload
       return { id: payload.memory_id, version: payload.version, document: memoryDocumentOf(event) }
     }),
