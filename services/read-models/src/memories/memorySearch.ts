@@ -110,8 +110,9 @@ function keywordQuery(text: string): estypes.QueryDslQueryContainer {
 }
 
 /**
- * Memory search over the projections. `fast`: one Elasticsearch request, kNN over the scope plus kNN among the
- * memories of the entities the question names (found in the graph). `accurate`: the question and its sub-questions
+ * Memory search over the projections. `fast`: one Elasticsearch request, kNN of the question and of the question
+ * without its names, each over the memories alone and in their conversation, plus kNN among the memories of the
+ * entities the question names (found in the graph). `accurate`: the question and its sub-questions
  * each by vector and by keyword, plus the graph's entity memories, in one multi-search; fused by reciprocal rank,
  * then reranked on exact similarity to every (sub-)question, keyword coverage and entity evidence, with diversity
  * across source documents.
@@ -167,11 +168,22 @@ export function createMemorySearch(deps: {
 
   async function fast(instanceId: string, request: SearchRequest): Promise<SearchOutcome> {
     const filters = scopeFilters(instanceId, request)
-    const [[vector = []], entities] = await Promise.all([
-      embed([request.query]),
+    // The name-free question too, embedded in the same call: a memory attributed to someone else, or naming the
+    // person differently, is found by what was said.
+    const neutral = withoutNames(request.query)
+    const [[vector = [], neutralVector], entities] = await Promise.all([
+      embed(neutral ? [request.query, neutral] : [request.query]),
       entitiesNamedIn(instanceId, request.query, request.graph),
     ])
-    const searches = [knn(vector, request.limit, filters)]
+    // Each question against each reading of a memory (alone, in its conversation); Elasticsearch adds the scores.
+    const searches = [vector, neutralVector].flatMap((question) =>
+      question
+        ? [
+            knn(question, request.limit, filters),
+            knn(question, request.limit, filters, undefined, 'context_embedding'),
+          ]
+        : [],
+    )
     if (entities.ids.length > 0)
       searches.push(knn(vector, request.limit, [...filters, { terms: { entity_ids: entities.ids } }], 0.3))
     const response = await deps.elasticsearch.search<StoredMemory>({
