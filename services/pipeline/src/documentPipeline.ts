@@ -131,7 +131,7 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
    */
   async function embedAll(
     texts: string[],
-    what = 'statement',
+    nameOf: (index: number) => string,
   ): Promise<{ vectors: (number[] | null)[]; errors: (DeadLetterError & { stage: 'storage' })[] }> {
     const vectors: (number[] | null)[] = new Array<number[] | null>(texts.length).fill(null)
     const errors: (DeadLetterError & { stage: 'storage' })[] = []
@@ -155,7 +155,7 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
           errors.push({
             stage: 'storage',
             ...failure,
-            message: `${what} ${String(start + offset + 1)} not stored: ${failure.message}`,
+            message: `${nameOf(start + offset)} not stored: ${failure.message}`,
           })
         }
       }
@@ -314,20 +314,25 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
     }
 
     const contents = resolved.map(({ statement }) => statement.content)
-    const { vectors, errors: embeddingErrors } = await embedAll(contents)
-    // A turn of a conversation is also embedded as read after the turn before it (conversationContext.ts).
+    // A turn of a conversation is also embedded as read after the turn before it (conversationContext.ts), in the
+    // same model calls as the statements.
     const context = accepted.context
-    const contextual = context
-      ? await embedAll(
-          contents.map((content) => contextualTextOf(content, context)),
-          'statement in its conversation',
-        )
-      : { vectors: [], errors: [] }
-    for (const { attempts, ...error } of [...embeddingErrors, ...contextual.errors]) {
+    const contextual = context ? contents.map((content) => contextualTextOf(content, context)) : []
+    const { vectors, errors: embeddingErrors } = await embedAll([...contents, ...contextual], (index) =>
+      index < contents.length
+        ? `statement ${String(index + 1)}`
+        : `statement ${String(index - contents.length + 1)} in its conversation`,
+    )
+    for (const { attempts, ...error } of embeddingErrors) {
       failures.push({ stage: error.stage, code: error.code, message: error.message })
       deadLetterErrors.push({ ...error, ...(attempts !== undefined ? { attempts } : {}) })
     }
-    const memories = memoryEvents(accepted, resolved, vectors, contextual.vectors)
+    const memories = memoryEvents(
+      accepted,
+      resolved,
+      vectors.slice(0, contents.length),
+      vectors.slice(contents.length),
+    )
 
     const finishedAt = at()
     const measuredBy = accepted.ingestion_id

@@ -3,6 +3,7 @@ import type { Memory, MemoryChanged } from '@memory-service/contracts'
 import { readContractSchema } from '@memory-service/contracts/files'
 import { searchTermsOf } from '../search/searchTerms.js'
 import { MEMORIES_TOPIC } from '../topology.js'
+import type { DocumentContext } from '../documents/conversationContext.js'
 
 export const MEMORY_SUBJECT = `${MEMORIES_TOPIC}-value`
 export const memoryChangedSchema = readContractSchema('events/MemoryChanged.v1.schema.json')
@@ -39,7 +40,7 @@ export interface MemoryDocument extends Omit<MemoryState, 'embedding' | 'context
   /** Stemmed content words for keyword search (see searchTermsOf). */
   content_terms: string
   /** The neighbouring turns of the source document (conversationContext.ts), when it had any. */
-  context?: { before: string; after: string }
+  context?: DocumentContext
   /** Stemmed words of those turns: a turn is found by what the conversation around it says. */
   context_terms: string
   /** The statement in its conversation; the statement's own vector when it came alone, so every memory competes. */
