@@ -15,7 +15,9 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, w
 import { availableParallelism, loadavg } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
+import { subscribe, unsubscribe } from 'node:diagnostics_channel'
 import { activeGraphGeneration } from '@memory-service/read-models'
+import { searchTimings, type SearchTiming } from '@memory-service/gateway'
 import { createCoalescingAppender, createEventProducer } from '@memory-service/log'
 import {
   createElasticsearchClient,
@@ -872,12 +874,17 @@ async function main(): Promise<void> {
   emptyResults = 0
   const loadBefore = loadavg()[0] ?? 0
   const results: Measured[] = []
+  // The service's own account of each one-client search (took_ms and its stages), published by the gateway.
+  const timings: SearchTiming[] = []
+  const collect = (message: unknown) => timings.push(message as SearchTiming)
   for (const [requests, concurrency] of [
     [300, 1],
     [800, 8],
   ] as const) {
+    if (concurrency === 1) subscribe(searchTimings.name, collect)
     for (const scenario of scenarios)
       results.push(await measure(scenario.name, requests, concurrency, scenario.one))
+    if (concurrency === 1) unsubscribe(searchTimings.name, collect)
   }
 
   const loadAfter = loadavg()[0] ?? 0
@@ -924,6 +931,20 @@ async function main(): Promise<void> {
   console.log(line(widths.map((width) => '-'.repeat(width))))
   for (const row of rows)
     console.log(line(columns.map((column) => (row as Record<string, string>)[column] ?? '')))
+  console.log("\nwhere one client's search spends its time, p50 / p95 ms, from the service's own timings:")
+  for (const mode of ['fast', 'accurate'] as const) {
+    const of = timings.filter((timing) => timing.mode === mode)
+    const spread = (values: number[]) => {
+      const sorted = [...values].sort((a, b) => a - b)
+      return `${percentile(sorted, 50).toFixed(1)} / ${percentile(sorted, 95).toFixed(1)}`
+    }
+    console.log(
+      `  ${mode}: took_ms ${spread(of.map((timing) => timing.tookMs))}; ` +
+        `embedding ${spread(of.map((timing) => timing.stages.embedding))}; ` +
+        `retrieval ${spread(of.map((timing) => timing.stages.retrieval))}; ` +
+        `rerank ${spread(of.map((timing) => timing.stages.rerank))}`,
+    )
+  }
   if (emptyResults > 0) console.log(`\nAPI searches with no result: ${String(emptyResults)}`)
   for (const [key, body] of errorBodies) console.log(`first error (${key}): ${body}`)
 

@@ -4,14 +4,18 @@
  * Starts the services, creates an instance and runs the LoCoMo retrieval evaluation (../shared/eval/locomo/run.mjs,
  * or LOCOMO_DIR) against the REST API: every dialogue turn ingested as a document, every question searched. With
  * `--reuse` the instance of the previous run for the same ingest mode is searched again without re-ingesting
- * (its key is kept in the cache directory, readable by the owner only).
+ * (its key is kept in the cache directory, readable by the owner only). After the runner's own report it prints the
+ * p50/p95 of the service's `took_ms` for the same searches (the gateway runs in this process and publishes each one),
+ * so the service's time can be told from the client's.
  */
 import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { defaultCacheDir } from '@memory-service/engines'
-import { startBench } from '../bench/benchSetup.js'
+import { subscribe } from 'node:diagnostics_channel'
+import { searchTimings, type SearchTiming } from '@memory-service/gateway'
+import { percentile, startBench } from '../bench/benchSetup.js'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const locomoDir = resolve(process.env.LOCOMO_DIR ?? join(root, '../shared/eval/locomo'))
@@ -44,6 +48,10 @@ if (!reusedKey) {
   mkdirSync(dirname(stateFile), { recursive: true })
   writeFileSync(stateFile, JSON.stringify({ ...saved, [ingestMode]: apiKey }), { mode: 0o600 })
 }
+const tookMs: number[] = []
+subscribe(searchTimings.name, (message) => {
+  tookMs.push((message as SearchTiming).tookMs)
+})
 const status = await new Promise<number>((done) => {
   const child = spawn(process.execPath, [script, ...passed, ...(reusedKey ? ['--skip-ingest'] : [])], {
     stdio: 'inherit',
@@ -53,5 +61,12 @@ const status = await new Promise<number>((done) => {
     done(code ?? 1)
   })
 })
+if (tookMs.length > 0) {
+  tookMs.sort((a, b) => a - b)
+  console.log(
+    `service took_ms over ${String(tookMs.length)} searches: p50=${percentile(tookMs, 50).toFixed(1)} ` +
+      `p95=${percentile(tookMs, 95).toFixed(1)} p99=${percentile(tookMs, 99).toFixed(1)}`,
+  )
+}
 await bench.close()
 process.exit(status)

@@ -3,3 +3,4 @@ export { buildApp, type AppDependencies, type RouteDependencies } from './app.js
 export { unwiredDependencies } from './testing/unwiredDependencies.js'
 export { startGateway, type RunningGateway, type GatewayDependencies } from './startGateway.js'
 export type { AnticipationStats } from './grpc/anticipationScheduler.js'
+export { searchTimings, type SearchTiming } from './routes/memoryRoutes.js'

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { channel } from 'node:diagnostics_channel'
 import type { FastifyInstance } from 'fastify'
 import { principalOf } from '../http/frontDoor.js'
 import { errorResponse } from '../http/openApiResponses.js'
@@ -27,7 +28,12 @@ import {
 } from '@memory-service/contracts'
 import { type DocumentIngestor, type MemoryEditor } from '@memory-service/commands'
 import { type ElasticsearchStore } from '@memory-service/engines'
-import { type MemoryStore, type MemorySearch, type StoredMemory } from '@memory-service/read-models'
+import {
+  type MemoryStore,
+  type MemorySearch,
+  type SearchStages,
+  type StoredMemory,
+} from '@memory-service/read-models'
 import { type OutgoingEvent } from '@memory-service/domain'
 
 export interface MemoryRouteDependencies {
@@ -41,6 +47,18 @@ export interface MemoryRouteDependencies {
     /** Appends usage events without holding the answer back (usage is measured, not part of the result). */
     recordUsage: (events: OutgoingEvent[]) => void
   }
+}
+
+/**
+ * Each search's own time (`took_ms`) and mode, for a benchmark or an evaluation running beside the gateway in the same
+ * process (`npm run eval:locomo` prints their percentiles next to the client's). Publishing costs nothing without a
+ * subscriber.
+ */
+export const searchTimings = channel('memory-service:search-timings')
+export interface SearchTiming {
+  mode: 'accurate' | 'fast'
+  tookMs: number
+  stages: SearchStages
 }
 
 /** Elasticsearch pages no deeper than this (index.max_result_window). */
@@ -217,6 +235,8 @@ function registerMemorySearchRoute(
         graph: settings.graph,
       })
       const tookMs = Number((performance.now() - started).toFixed(2))
+      if (searchTimings.hasSubscribers)
+        searchTimings.publish({ mode, tookMs, stages: outcome.stages } satisfies SearchTiming)
       const occurredAt = new Date().toISOString()
       const dimensions = {
         mode,
