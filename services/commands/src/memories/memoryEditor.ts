@@ -113,6 +113,7 @@ function stateOf(stored: StoredMemory, vector: number[]): MemoryState {
     context,
     context_terms,
     context_embedding,
+    readings_embedding,
     ...state
   } = stored
   return {

@@ -45,6 +45,12 @@ export interface MemoryDocument extends Omit<MemoryState, 'embedding' | 'context
   context_terms: string
   /** The statement in its conversation; the statement's own vector when it came alone, so every memory competes. */
   context_embedding: number[]
+  /**
+   * The sum of the two readings (embedding + context_embedding), indexed for inner product: one kNN of the sum of
+   * several questions' vectors over it scores the sum of every question's cosine with every reading, which `fast`
+   * search needs in one kNN leg instead of one per pair.
+   */
+  readings_embedding: number[]
 }
 
 export function memoryDocumentOf(event: MemoryChanged): MemoryDocument {
@@ -61,7 +67,12 @@ export function memoryDocumentOf(event: MemoryChanged): MemoryDocument {
     ...(context ? { context: { before: context.before, after: context.after } } : {}),
     context_terms: context ? searchTermsOf(`${context.before} ${context.after}`) : '',
     context_embedding: context?.embedding.vector ?? embedding.vector,
+    readings_embedding: sumOfVectors(embedding.vector, context?.embedding.vector ?? embedding.vector),
   }
+}
+
+export function sumOfVectors(a: readonly number[], b: readonly number[]): number[] {
+  return a.map((value, index) => value + (b[index] ?? 0))
 }
 
 /** The public view (spec: Resources → Memory); the projection's own fields stay inside. */

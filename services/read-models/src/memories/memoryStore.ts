@@ -5,16 +5,23 @@ import { MEMORIES_ALIAS, type MemoryDocument } from '@memory-service/domain'
 /** A memory as read back: the vector only when asked for, the keyword terms absent from documents older than them. */
 export type StoredMemory = Omit<
   MemoryDocument,
-  'embedding' | 'content_terms' | 'context_terms' | 'context_embedding'
+  'embedding' | 'content_terms' | 'context_terms' | 'context_embedding' | 'readings_embedding'
 > & {
   embedding?: number[]
   content_terms?: string
   context_terms?: string
   context_embedding?: number[]
+  readings_embedding?: number[]
 }
 
 /** What a read leaves out unless asked: the vectors and the keyword terms, which no reader shows. */
-export const derivedFields = ['embedding', 'content_terms', 'context_terms', 'context_embedding']
+export const derivedFields = [
+  'embedding',
+  'content_terms',
+  'context_terms',
+  'context_embedding',
+  'readings_embedding',
+]
 
 export interface MemoryStore {
   /** Real-time read of one memory (no refresh needed); with the vector only when asked for. */
