@@ -164,7 +164,6 @@ export async function startGatewayService(
   runtime.onClose(() => partitionReader.close())
   const memorySearch = createMemorySearch({
     elasticsearch: engines.elasticsearch,
-    neo4j: engines.neo4j,
     embedder: await sharedQueryEmbedder(runtime),
   })
   const conversationStore = createConversationStore(engines.elasticsearch)

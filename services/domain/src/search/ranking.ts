@@ -30,6 +30,45 @@ export function cosine(a: readonly number[], b: readonly number[]): number {
   return normA === 0 || normB === 0 ? 0 : dot / Math.sqrt(normA * normB)
 }
 
+/** One kNN list as Elasticsearch scored it, best first; `k` is how many it was asked for. */
+export interface ScoredList {
+  hits: readonly { id: string; score: number }[]
+  k: number
+}
+
+/** What the kNN lists say of a candidate's similarity to the question. */
+export interface ListSimilarity {
+  /** Whether some list scored the candidate; one that none did (a keyword match) needs its vectors compared. */
+  scored(id: string): boolean
+  /**
+   * The candidate's best score in any list, raised to what it may have in a full list that left it out (at most
+   * that list's lowest score): the tightest upper bound the lists give of its best similarity.
+   */
+  of(id: string): number
+}
+
+/**
+ * The reranker's similarity from the kNN lists' own scores, so most candidates need not be fetched with their
+ * vectors. A list that returned fewer than it was asked for held every memory its filter admits, so it bounds
+ * nothing.
+ */
+export function similarityFromLists(lists: readonly ScoredList[]): ListSimilarity {
+  const best = new Map<string, number>()
+  const bounded = lists.flatMap(({ hits, k }) => {
+    for (const { id, score } of hits) best.set(id, Math.max(best.get(id) ?? -Infinity, score))
+    const last = hits[hits.length - 1]
+    return hits.length >= k && last ? [{ ids: new Set(hits.map(({ id }) => id)), bound: last.score }] : []
+  })
+  return {
+    scored: (id) => best.has(id),
+    of: (id) =>
+      bounded.reduce(
+        (value, { ids, bound }) => (ids.has(id) ? value : Math.max(value, bound)),
+        best.get(id) ?? 0,
+      ),
+  }
+}
+
 export interface RerankCandidate {
   id: string
   /** Fused reciprocal-rank score. */

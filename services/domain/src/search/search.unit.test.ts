@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest'
 import { entityKeyCandidatesOf, subQueriesOf, withoutNames } from './queryAnalysis.js'
 import { defaultSearchTuning } from './searchTuning.js'
-import { cosine, fuseRankings, rerank as rerankWith, termCoverage, type RerankCandidate } from './ranking.js'
+import {
+  cosine,
+  fuseRankings,
+  rerank as rerankWith,
+  similarityFromLists,
+  termCoverage,
+  type RerankCandidate,
+} from './ranking.js'
 
 const rerank = (candidates: RerankCandidate[]) => rerankWith(defaultSearchTuning.rerank, candidates)
 import { searchTermsOf } from './searchTerms.js'
+import { memoryDocumentOf, sumOfVectors } from '../memories/memories.js'
+import type { MemoryChanged } from '@memory-service/contracts'
 
 describe('searchTermsOf', () => {
   it('stems content words and drops function words, so inflections match', () => {
@@ -142,5 +151,117 @@ describe('withoutNames', () => {
   it('gives null when there is no name or too little is left', () => {
     expect(withoutNames('where did she go hiking?')).toBeNull()
     expect(withoutNames('Who is Caroline?')).toBeNull()
+  })
+})
+
+describe('the readings_embedding field (fast search in one kNN leg)', () => {
+  const unit = (values: number[]) => {
+    const norm = Math.hypot(...values)
+    return values.map((value) => value / norm)
+  }
+  const dot = (a: readonly number[], b: readonly number[]) =>
+    a.reduce((sum, value, i) => sum + value * (b[i] ?? 0), 0)
+  const memory = (vector: number[], contextVector?: number[]) =>
+    memoryDocumentOf({
+      type: 'memory_changed',
+      change: 'created',
+      event_id: 'event',
+      memory_id: 'mem_000000000000000000000001',
+      instance_id: 'inst',
+      version: 1,
+      changed_at: '2026-01-01T00:00:00Z',
+      memory: {
+        id: 'mem_000000000000000000000001',
+        instance_id: 'inst',
+        type: 'fact',
+        content: 'Maria moved to Porto.',
+        confidence: 0.9,
+        entities: [],
+        relations: [],
+        scope: { user_id: 'u', customer_id: null, client_id: 'c' },
+        source: { ingestion_id: 'ing', document_type: 'text', document_created_at: '2026-01-01T00:00:00Z' },
+        metadata: {},
+        created_at: '2026-01-01T00:00:00Z',
+        updated_at: null,
+        occurred_on: null,
+        speaker: null,
+        mode: 'fast',
+        embedding: { model: 'm', vector },
+        ...(contextVector
+          ? {
+              context: {
+                before: 'Where do you live now?',
+                after: '',
+                embedding: { model: 'm', vector: contextVector },
+              },
+            }
+          : {}),
+      },
+    } satisfies MemoryChanged)
+
+  it('scores the sum of every question cosine with every reading, as the four legs it replaces did', () => {
+    const [statement, inConversation, question, nameFree] = [
+      unit([1, 2, 3, 4]),
+      unit([4, 1, 0, 2]),
+      unit([2, 2, 1, 0]),
+      unit([0, 1, 3, 1]),
+    ] as [number[], number[], number[], number[]]
+    const readings = memory(statement, inConversation).readings_embedding
+    const questions = sumOfVectors(question, nameFree)
+    const fourCosines = [statement, inConversation]
+      .flatMap((reading) => [question, nameFree].map((asked) => cosine(asked, reading)))
+      .reduce((sum, value) => sum + value)
+    expect(dot(questions, readings)).toBeCloseTo(fourCosines, 10)
+  })
+
+  it('counts a memory that came alone twice by its one reading, so it competes on equal terms', () => {
+    const statement = unit([1, 2, 3, 4])
+    expect(memory(statement).readings_embedding).toEqual(statement.map((value) => 2 * value))
+  })
+})
+
+describe('similarityFromLists', () => {
+  it('takes the best score a candidate got, raised to what a full list that left it out may hold', () => {
+    const similarity = similarityFromLists([
+      {
+        k: 3,
+        hits: [
+          { id: 'a', score: 0.9 },
+          { id: 'b', score: 0.8 },
+          { id: 'c', score: 0.7 },
+        ],
+      },
+      {
+        k: 3,
+        hits: [
+          { id: 'b', score: 0.95 },
+          { id: 'd', score: 0.6 },
+          { id: 'a', score: 0.5 },
+        ],
+      },
+    ])
+    expect(similarity.of('a')).toBe(0.9)
+    expect(similarity.of('b')).toBe(0.95)
+    // Left out of the second list: at most its lowest score there.
+    expect(similarity.of('c')).toBe(0.7)
+    expect(similarity.of('d')).toBe(0.7)
+    // In neither list (a keyword match): scored by nothing, its vectors are compared instead.
+    expect(similarity.scored('e')).toBe(false)
+    expect(similarity.scored('d')).toBe(true)
+  })
+
+  it('bounds nothing by a list that returned fewer than it was asked for (its filter admitted no more)', () => {
+    const similarity = similarityFromLists([
+      { k: 5, hits: [{ id: 'a', score: 0.9 }] },
+      {
+        k: 2,
+        hits: [
+          { id: 'b', score: 0.4 },
+          { id: 'c', score: 0.3 },
+        ],
+      },
+    ])
+    expect(similarity.of('d')).toBe(0.3)
+    expect(similarity.of('a')).toBe(0.9)
   })
 })

@@ -5,16 +5,22 @@ import type { Embedder } from '@memory-service/engines'
 import { AppError } from '@memory-service/domain'
 import { MEMORIES_ALIAS } from '@memory-service/domain'
 import { derivedFields, type StoredMemory } from './memoryStore.js'
-import type { Neo4jStore } from '@memory-service/engines'
-import { activeGraphGeneration } from '../graph/graphGenerations.js'
-import { entityKeyCandidatesOf, subQueriesOf, withoutNames } from '@memory-service/domain'
-import { cosine, fuseRankings, rerank, termCoverage, type Ranking } from '@memory-service/domain'
-import { searchTermsOf } from '@memory-service/domain'
+import { entityIdFor, entityKeyCandidatesOf, subQueriesOf, withoutNames } from '@memory-service/domain'
+import {
+  cosine,
+  fuseRankings,
+  rerank,
+  similarityFromLists,
+  termCoverage,
+  type Ranking,
+  type ScoredList,
+} from '@memory-service/domain'
+import { searchTermsOf, sumOfVectors } from '@memory-service/domain'
 
 export type SearchRequest = MemorySearchRequest & {
   limit: number
   mode: 'accurate' | 'fast'
-  /** Whether the entities the question names are looked up in the graph (the instance's configuration says). */
+  /** Whether the memories of the entities the question names are searched (the instance's configuration says). */
   graph?: boolean
 }
 
@@ -23,6 +29,17 @@ export interface SearchOutcome {
   /** What the search cost, for usage events. */
   vectorQueries: number
   graphQueries: number
+  /** Milliseconds spent in each stage, for benchmarks that show where a search's time goes. */
+  stages: SearchStages
+}
+
+export interface SearchStages {
+  /** The question(s) embedded. */
+  embedding: number
+  /** The Elasticsearch request(s) that rank candidates. */
+  retrieval: number
+  /** accurate only: the best candidates fetched with their vectors and reranked. */
+  rerank: number
 }
 
 export interface MemorySearch {
@@ -85,15 +102,11 @@ export function scopeFilters(
   return filters
 }
 
-// Entities of the active graph generation whose name or alias key the question contains.
-const entitiesNamedQuery = `
-${activeGraphGeneration}
-MATCH (entity:Entity {generation: generation, instance_id: $instanceId})
-WHERE entity.key IN $keys
-RETURN entity.entity_id AS entity_id
-LIMIT 50`
-
 const withoutVectors = { excludes: derivedFields }
+/** What the rerank reads of a candidate a kNN list scored: its content terms, no vector. */
+const withoutVectorsOrTerms = derivedFields.filter((field) => field !== 'content_terms')
+/** Of one no list scored: its content terms and both readings' vectors. */
+const withoutSecondReadings = ['readings_embedding', 'context_terms']
 
 function keywordQuery(text: string): estypes.QueryDslQueryContainer {
   const terms = searchTermsOf(text)
@@ -110,16 +123,15 @@ function keywordQuery(text: string): estypes.QueryDslQueryContainer {
 }
 
 /**
- * Memory search over the projections. `fast`: one Elasticsearch request, kNN of the question and of the question
- * without its names, each over the memories alone and in their conversation, plus kNN among the memories of the
- * entities the question names (found in the graph). `accurate`: the question and its sub-questions
- * each by vector and by keyword, plus the graph's entity memories, in one multi-search; fused by reciprocal rank,
- * then reranked on exact similarity to every (sub-)question, keyword coverage and entity evidence, with diversity
- * across source documents.
+ * Memory search over the projections. `fast`: one Elasticsearch request, one kNN of the question and the question
+ * without its names (their vectors' sum) over both readings of every memory (alone, in its conversation: their sum),
+ * plus kNN among the memories of the entities the question names. `accurate`: the question and its sub-questions
+ * each by vector and by keyword, plus the entities' memories, in one multi-search; fused by reciprocal rank, then
+ * reranked on the kNN lists' similarity to every (sub-)question, keyword coverage and entity evidence, with
+ * diversity across source documents.
  */
 export function createMemorySearch(deps: {
   elasticsearch: Client
-  neo4j: Neo4jStore
   embedder: Embedder
   index?: string
   tuning?: SearchTuning
@@ -140,15 +152,14 @@ export function createMemorySearch(deps: {
     }
   }
 
-  async function entitiesNamedIn(
-    instanceId: string,
-    query: string,
-    graph = true,
-  ): Promise<{ ids: string[]; queried: boolean }> {
-    const keys = graph ? entityKeyCandidatesOf(query) : []
-    if (keys.length === 0) return { ids: [], queried: false }
-    const rows = await deps.neo4j.read<{ entity_id: string }>(entitiesNamedQuery, { instanceId, keys })
-    return { ids: rows.map((row) => row.entity_id), queried: true }
+  /**
+   * The entities the question may name, by id: an entity's id derives from its normalized name (entityIdFor), the
+   * graph's own identity, so the ids of every name the question could hold are known without asking Neo4j; the
+   * memories of those that exist are found by the entity filter itself. A round trip to the graph cost more than
+   * embedding the question on a loaded machine (17 ms p50 in bench:search), for a set the filter gives anyway.
+   */
+  function entitiesNamedIn(instanceId: string, query: string, graph = true): string[] {
+    return graph ? entityKeyCandidatesOf(query).map((key) => entityIdFor(instanceId, key)) : []
   }
 
   const knn = (
@@ -156,7 +167,7 @@ export function createMemorySearch(deps: {
     k: number,
     filter: estypes.QueryDslQueryContainer[],
     boost?: number,
-    field: 'embedding' | 'context_embedding' = 'embedding',
+    field: 'embedding' | 'context_embedding' | 'readings_embedding' = 'embedding',
   ): estypes.KnnSearch => ({
     field,
     query_vector: vector,
@@ -167,25 +178,28 @@ export function createMemorySearch(deps: {
   })
 
   async function fast(instanceId: string, request: SearchRequest): Promise<SearchOutcome> {
+    const started = performance.now()
     const filters = scopeFilters(instanceId, request)
     // The name-free question too, embedded in the same call: a memory attributed to someone else, or naming the
     // person differently, is found by what was said.
     const neutral = withoutNames(request.query)
-    const [[vector = [], neutralVector], entities] = await Promise.all([
-      embed(neutral ? [request.query, neutral] : [request.query]),
-      entitiesNamedIn(instanceId, request.query, request.graph),
-    ])
-    // Each question against each reading of a memory (alone, in its conversation); Elasticsearch adds the scores.
-    const searches = [vector, neutralVector].flatMap((question) =>
-      question
-        ? [
-            knn(question, request.limit, filters),
-            knn(question, request.limit, filters, undefined, 'context_embedding'),
-          ]
-        : [],
-    )
-    if (entities.ids.length > 0)
-      searches.push(knn(vector, request.limit, [...filters, { terms: { entity_ids: entities.ids } }], 0.3))
+    const entities = entitiesNamedIn(instanceId, request.query, request.graph)
+    const vectors = await embed(neutral ? [request.query, neutral] : [request.query])
+    // Both questions against both readings of a memory (alone, in its conversation) in one kNN leg: the inner
+    // product of the questions' sum with the readings' sum is the sum of the four cosines.
+    const embedded = performance.now()
+    const question = vectors.reduce((sum, vector) => sumOfVectors(sum, vector))
+    const searches = [knn(question, request.limit, filters, undefined, 'readings_embedding')]
+    if (entities.length > 0)
+      searches.push(
+        knn(
+          question,
+          request.limit,
+          [...filters, { terms: { entity_ids: entities } }],
+          tuning.lists.graph,
+          'readings_embedding',
+        ),
+      )
     const response = await deps.elasticsearch.search<StoredMemory>({
       index,
       knn: searches,
@@ -197,11 +211,17 @@ export function createMemorySearch(deps: {
         hit._source ? [{ memory: hit._source, score: Number((hit._score ?? 0).toFixed(6)) }] : [],
       ),
       vectorQueries: searches.length,
-      graphQueries: entities.queried ? 1 : 0,
+      graphQueries: entities.length > 0 ? 1 : 0,
+      stages: {
+        embedding: embedded - started,
+        retrieval: performance.now() - embedded,
+        rerank: 0,
+      },
     }
   }
 
   async function accurate(instanceId: string, request: SearchRequest): Promise<SearchOutcome> {
+    const started = performance.now()
     const filters = scopeFilters(instanceId, request)
     const neutral = withoutNames(request.query)
     // The name-free question by keyword too: a name matches every memory of that person and drowns the topic.
@@ -210,10 +230,9 @@ export function createMemorySearch(deps: {
       ...subQueriesOf(request.query).map((text) => ({ text, weight: tuning.lists.subQuestion })),
       ...(neutral ? [{ text: neutral, weight: tuning.lists.withoutNames }] : []),
     ]
-    const [vectors, entities] = await Promise.all([
-      embed(questions.map(({ text }) => text)),
-      entitiesNamedIn(instanceId, request.query, request.graph),
-    ])
+    const entities = entitiesNamedIn(instanceId, request.query, request.graph)
+    const vectors = await embed(questions.map(({ text }) => text))
+    const embedded = performance.now()
     const depth = Math.min(Math.max(request.limit * tuning.depthPerResult, 50), 200)
     const searches: { body: estypes.SearchSearchRequestBody; weight: number }[] = []
     questions.forEach(({ text, weight }, position) => {
@@ -250,10 +269,10 @@ export function createMemorySearch(deps: {
           weight: weight * tuning.lists.contextKeyword,
         })
     })
-    if (entities.ids.length > 0) {
+    if (entities.length > 0) {
       searches.push({
         body: {
-          knn: knn(vectors[0] ?? [], depth, [...filters, { terms: { entity_ids: entities.ids } }]),
+          knn: knn(vectors[0] ?? [], depth, [...filters, { terms: { entity_ids: entities } }]),
           size: depth,
           _source: false,
         },
@@ -264,41 +283,65 @@ export function createMemorySearch(deps: {
       index,
       searches: searches.flatMap(({ body }) => [{}, body]),
     })
-    const rankings: Ranking[] = responses.map((response, position) => {
+    const retrieved = performance.now()
+    const rankings: Ranking[] = []
+    const scoredLists: ScoredList[] = []
+    responses.forEach((response, position) => {
       if ('error' in response) throw new Error(`memory search failed: ${JSON.stringify(response.error)}`)
-      return { ids: response.hits.hits.map((hit) => hit._id ?? ''), weight: searches[position]?.weight ?? 0 }
+      const search = searches[position]
+      const hits = response.hits.hits.map((hit) => ({ id: hit._id ?? '', score: hit._score ?? 0 }))
+      rankings.push({ ids: hits.map(({ id }) => id), weight: search?.weight ?? 0 })
+      if (search?.body.knn) scoredLists.push({ hits, k: depth })
     })
-    // Only the best fused candidates are fetched with their vectors for the rerank: vectors are most of the bytes.
+    const similarity = similarityFromLists(scoredLists)
     const rerankDepth = Math.min(Math.max(request.limit * tuning.rerankPerResult, 30), depth)
     const fused = [...fuseRankings(rankings).entries()].sort((a, b) => b[1] - a[1]).slice(0, rerankDepth)
     if (fused.length === 0)
-      return { hits: [], vectorQueries: countVectorSearches(searches), graphQueries: +entities.queried }
+      return {
+        hits: [],
+        vectorQueries: countVectorSearches(searches),
+        graphQueries: entities.length > 0 ? 1 : 0,
+        stages: {
+          embedding: embedded - started,
+          retrieval: retrieved - embedded,
+          rerank: 0,
+        },
+      }
+    // The candidates without their vectors (most of a memory's bytes): the kNN lists' scores say how close each is.
+    // The candidates without their vectors (most of a memory's bytes), but for those no kNN list scored.
     const fetched = await deps.elasticsearch.mget<StoredMemory>(
-      { index, ids: fused.map(([id]) => id), _source_excludes: [] },
+      {
+        index,
+        docs: fused.map(([id]) => ({
+          _id: id,
+          _source: { excludes: similarity.scored(id) ? withoutVectorsOrTerms : withoutSecondReadings },
+        })),
+      },
       { querystring: { _source_exclude_vectors: false } },
     )
     const documents = new Map<string, StoredMemory>()
     for (const doc of fetched.docs)
       if ('found' in doc && doc.found && doc._source) documents.set(doc._id, doc._source)
     const queryTerms = [...new Set(searchTermsOf(request.query).split(' ').filter(Boolean))]
-    const namedEntities = new Set(entities.ids)
+    const namedEntities = new Set(entities)
     const order = rerank(
       tuning.rerank,
       fused.flatMap(([id, score]) => {
         const memory = documents.get(id)
         if (!memory) return []
-        // Closest reading of the memory: the statement alone, or in its conversation.
-        const readings = [memory.embedding, memory.context_embedding].filter(
-          (vector): vector is number[] => vector !== undefined,
-        )
         return [
           {
             id,
             fused: score,
-            similarity: Math.max(
-              0,
-              ...readings.flatMap((vector) => vectors.map((query) => cosine(query, vector))),
-            ),
+            similarity: similarity.scored(id)
+              ? similarity.of(id)
+              : Math.max(
+                  0,
+                  // As Elasticsearch scores cosine: (1 + cosine) / 2, so both kinds of candidate compare.
+                  ...[memory.embedding, memory.context_embedding]
+                    .filter((vector): vector is number[] => vector !== undefined)
+                    .flatMap((vector) => vectors.map((question) => (1 + cosine(question, vector)) / 2)),
+                ),
             termCoverage: termCoverage(queryTerms, new Set((memory.content_terms ?? '').split(' '))),
             mentionsQueryEntity: memory.entity_ids.some((entityId) => namedEntities.has(entityId)),
             sourceId: memory.source.ingestion_id,
@@ -320,7 +363,12 @@ export function createMemorySearch(deps: {
         return [{ memory: stored, score }]
       }),
       vectorQueries: countVectorSearches(searches),
-      graphQueries: entities.queried ? 1 : 0,
+      graphQueries: entities.length > 0 ? 1 : 0,
+      stages: {
+        embedding: embedded - started,
+        retrieval: retrieved - embedded,
+        rerank: performance.now() - retrieved,
+      },
     }
   }
 
