@@ -170,7 +170,7 @@ async function main(): Promise<void> {
     await fetch(`${bench.baseUrl}${path}`, { headers: { authorization: `Bearer ${bench.apiKey}` } })
   ).json()) as { recent_turns: unknown[]; memories: unknown[]; tokens_used: number; summary: unknown }
 
-  const embedder = await createEmbedder(benchConfig.embeddings, { purpose: 'queries' })
+  const embedder = await createEmbedder(benchConfig.embeddings)
   const [vector = []] = await embedder.embed([statement(7)])
   const raw = async () => {
     await Promise.all([

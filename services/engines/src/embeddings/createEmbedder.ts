@@ -3,11 +3,14 @@ import type { Embedder } from './embeddings.js'
 import { createLocalEmbedder } from './localEmbedder.js'
 import { createOpenAiEmbedder } from './openAiEmbedder.js'
 
-/** The configured embedder; loadConfig fills modelDir (`<cache>/models`, where `stack:up` puts the weights). */
-export async function createEmbedder(
-  config: ServiceConfig['embeddings'],
-  options: { purpose?: 'documents' | 'queries' } = {},
-): Promise<Embedder> {
+/**
+ * The configured embedder; loadConfig fills modelDir (`<cache>/models`, where `stack:up` puts the weights). One
+ * onnxruntime thread per session: a second one answers a lone question faster on an idle machine (4.3 against 6 ms),
+ * but while Elasticsearch and Node share the two cores its spinning slows everything after it — bench:search
+ * (100 000 memories, same machine, back to back) gave accurate p50 / p95 36.7 / 67.2 ms with one thread against
+ * 46.7 / 91.0 with two, and at eight clients 38 against 27 requests/s.
+ */
+export async function createEmbedder(config: ServiceConfig['embeddings']): Promise<Embedder> {
   switch (config.provider) {
     case 'local':
       if (config.modelDir === undefined) throw new Error('EMBEDDINGS_MODEL_DIR is not set')
@@ -15,10 +18,7 @@ export async function createEmbedder(
         modelDir: config.modelDir,
         model: config.model,
         dimension: config.dimension,
-        // A search waits for its one short question: two threads answer it in about 60% of the time (4 against
-        // 6.6 ms on this two-core machine). Documents are embedded in batches, where one thread keeps the other
-        // core free for the rest of the service.
-        threads: options.purpose === 'queries' ? 2 : 1,
+        threads: 1,
       })
     case 'openai':
       if (config.baseUrl === undefined) {

@@ -87,10 +87,10 @@ export const sharedEmbedder = (runtime: ProcessRuntime): Promise<Embedder> =>
     (embedder) => embedder.close(),
   )
 
-/** Searches embed one short question at a time and wait for it: a session of its own, tuned for latency. */
+/** Searches embed a few short questions and wait for them: a session of their own, never behind a document batch. */
 export const sharedQueryEmbedder = (runtime: ProcessRuntime): Promise<Embedder> =>
   runtime.shared(
     'query-embedder',
-    () => createEmbedder(runtime.config.embeddings, { purpose: 'queries' }),
+    () => createEmbedder(runtime.config.embeddings),
     (embedder) => embedder.close(),
   )
