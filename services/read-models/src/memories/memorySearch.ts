@@ -38,7 +38,7 @@ export interface SearchStages {
   embedding: number
   /** The Elasticsearch request(s) that rank candidates. */
   retrieval: number
-  /** accurate only: the best candidates fetched with their vectors and reranked. */
+  /** accurate only: the best candidates fetched (with vectors only where no kNN list scored them) and reranked. */
   rerank: number
 }
 
