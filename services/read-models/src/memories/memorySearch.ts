@@ -105,8 +105,8 @@ export function scopeFilters(
 const withoutVectors = { excludes: derivedFields }
 /** What the rerank reads of a candidate a kNN list scored: its content terms, no vector. */
 const withoutVectorsOrTerms = derivedFields.filter((field) => field !== 'content_terms')
-/** Of one no list scored: its content terms and both readings' vectors. */
-const withoutSecondReadings = ['readings_embedding', 'context_terms']
+/** Of one no list scored: its content terms and both readings' vectors (not their sum). */
+const withReadingVectors = ['readings_embedding', 'context_terms']
 
 function keywordQuery(text: string): estypes.QueryDslQueryContainer {
   const terms = searchTermsOf(text)
@@ -185,9 +185,9 @@ export function createMemorySearch(deps: {
     const neutral = withoutNames(request.query)
     const entities = entitiesNamedIn(instanceId, request.query, request.graph)
     const vectors = await embed(neutral ? [request.query, neutral] : [request.query])
+    const embedded = performance.now()
     // Both questions against both readings of a memory (alone, in its conversation) in one kNN leg: the inner
     // product of the questions' sum with the readings' sum is the sum of the four cosines.
-    const embedded = performance.now()
     const question = vectors.reduce((sum, vector) => sumOfVectors(sum, vector))
     const searches = [knn(question, request.limit, filters, undefined, 'readings_embedding')]
     if (entities.length > 0)
@@ -307,14 +307,13 @@ export function createMemorySearch(deps: {
           rerank: 0,
         },
       }
-    // The candidates without their vectors (most of a memory's bytes): the kNN lists' scores say how close each is.
     // The candidates without their vectors (most of a memory's bytes), but for those no kNN list scored.
     const fetched = await deps.elasticsearch.mget<StoredMemory>(
       {
         index,
         docs: fused.map(([id]) => ({
           _id: id,
-          _source: { excludes: similarity.scored(id) ? withoutVectorsOrTerms : withoutSecondReadings },
+          _source: { excludes: similarity.scored(id) ? withoutVectorsOrTerms : withReadingVectors },
         })),
       },
       { querystring: { _source_exclude_vectors: false } },
