@@ -12,6 +12,11 @@ export interface SearchTuning {
     /** The question against each memory's conversation (its neighbouring turns): by vector, by keyword. */
     contextVector: number
     contextKeyword: number
+    /**
+     * fast only: the weight of the question's words (BM25 over the memories' content terms) beside the kNN score, in
+     * the same request. Carries the names the embedded question leaves out.
+     */
+    fastKeyword: number
   }
   /** Candidates per requested result taken from each list (at least 50, at most 200). */
   depthPerResult: number
@@ -29,6 +34,7 @@ export const defaultSearchTuning: SearchTuning = {
     withoutNames: 1,
     contextVector: 1,
     contextKeyword: 2,
+    fastKeyword: 0.2,
   },
   depthPerResult: 5,
   rerankPerResult: 3,

@@ -180,15 +180,14 @@ export function createMemorySearch(deps: {
   async function fast(instanceId: string, request: SearchRequest): Promise<SearchOutcome> {
     const started = performance.now()
     const filters = scopeFilters(instanceId, request)
-    // The name-free question too, embedded in the same call: a memory attributed to someone else, or naming the
-    // person differently, is found by what was said.
-    const neutral = withoutNames(request.query)
+    // One embedding, the most a fast search can pay for: of the question without its names, so a memory attributed
+    // to someone else, or naming the person differently, is found by what was said. The names still count, by
+    // keyword (BM25 over the whole question's words, in the same request) and by the entities they name.
     const entities = entitiesNamedIn(instanceId, request.query, request.graph)
-    const vectors = await embed(neutral ? [request.query, neutral] : [request.query])
+    const [question = []] = await embed([withoutNames(request.query) ?? request.query])
     const embedded = performance.now()
-    // Both questions against both readings of a memory (alone, in its conversation) in one kNN leg: the inner
-    // product of the questions' sum with the readings' sum is the sum of the four cosines.
-    const question = vectors.reduce((sum, vector) => sumOfVectors(sum, vector))
+    // Against both readings of a memory (alone, in its conversation) in one kNN leg: the inner product with the
+    // readings' sum is the sum of the two cosines.
     const searches = [knn(question, request.limit, filters, undefined, 'readings_embedding')]
     if (entities.length > 0)
       searches.push(
@@ -200,9 +199,21 @@ export function createMemorySearch(deps: {
           'readings_embedding',
         ),
       )
+    const terms = searchTermsOf(request.query)
     const response = await deps.elasticsearch.search<StoredMemory>({
       index,
       knn: searches,
+      // Scores add up: a memory is ranked by its kNN scores plus its keyword score, weighted.
+      ...(terms
+        ? {
+            query: {
+              bool: {
+                filter: filters,
+                must: [{ match: { content_terms: { query: terms, boost: tuning.lists.fastKeyword } } }],
+              },
+            },
+          }
+        : {}),
       size: request.limit,
       _source: withoutVectors,
     })
