@@ -36,10 +36,16 @@ export interface SearchOutcome {
 export interface SearchStages {
   /** The question(s) embedded. */
   embedding: number
-  /** The Elasticsearch request(s) that rank candidates. */
+  /** The Elasticsearch request(s) that rank candidates, from the end of the embedding (accurate's keyword lists start before it). */
   retrieval: number
   /** accurate only: the best candidates fetched (with vectors only where no kNN list scored them) and reranked. */
   rerank: number
+}
+
+/** One ranked list of candidates and how much it counts in the fusion. */
+interface ListSearch {
+  body: estypes.SearchSearchRequestBody
+  weight: number
 }
 
 export interface MemorySearch {
@@ -177,6 +183,26 @@ export function createMemorySearch(deps: {
     ...(boost !== undefined ? { boost } : {}),
   })
 
+  /** Several ranked lists in one multi-search; a kNN list keeps its scores (the rerank reads similarity off them). */
+  async function runSearches(
+    searches: ListSearch[],
+  ): Promise<{ hits: { id: string; score: number }[]; weight: number; scored: boolean }[]> {
+    if (searches.length === 0) return []
+    const { responses } = await deps.elasticsearch.msearch({
+      index,
+      searches: searches.flatMap(({ body }) => [{}, body]),
+    })
+    return responses.map((response, position) => {
+      if ('error' in response) throw new Error(`memory search failed: ${JSON.stringify(response.error)}`)
+      const search = searches[position]
+      return {
+        hits: response.hits.hits.map((hit) => ({ id: hit._id ?? '', score: hit._score ?? 0 })),
+        weight: search?.weight ?? 0,
+        scored: search?.body.knn !== undefined,
+      }
+    })
+  }
+
   async function fast(instanceId: string, request: SearchRequest): Promise<SearchOutcome> {
     const started = performance.now()
     const filters = scopeFilters(instanceId, request)
@@ -242,46 +268,61 @@ export function createMemorySearch(deps: {
       ...(neutral ? [{ text: neutral, weight: tuning.lists.withoutNames }] : []),
     ]
     const entities = entitiesNamedIn(instanceId, request.query, request.graph)
-    const vectors = await embed(questions.map(({ text }) => text))
-    const embedded = performance.now()
     const depth = Math.min(Math.max(request.limit * tuning.depthPerResult, 50), 200)
-    const searches: { body: estypes.SearchSearchRequestBody; weight: number }[] = []
-    questions.forEach(({ text, weight }, position) => {
-      const vector = vectors[position] ?? []
-      searches.push({
-        body: { knn: knn(vector, depth, filters), size: depth, _source: false },
-        weight: weight * tuning.lists.vector,
-      })
-      searches.push({
-        body: {
-          query: { bool: { filter: filters, must: [keywordQuery(text)] } },
-          size: depth,
-          _source: false,
-        },
-        weight: weight * tuning.lists.keyword,
-      })
-      // The same question against each memory's conversation: a reply is found by what it answers.
-      searches.push({
-        body: {
-          knn: knn(vector, depth, filters, undefined, 'context_embedding'),
-          size: depth,
-          _source: false,
-        },
-        weight: weight * tuning.lists.contextVector,
-      })
+    // The keyword lists need no vectors: they go to Elasticsearch while the model embeds the questions, so the two
+    // costliest stages overlap (the model on one core, Elasticsearch on the other).
+    const keywordSearches: ListSearch[] = questions.flatMap(({ text, weight }) => {
       const terms = searchTermsOf(text)
-      if (terms)
-        searches.push({
+      return [
+        {
           body: {
-            query: { bool: { filter: filters, must: [{ match: { context_terms: { query: terms } } }] } },
+            query: { bool: { filter: filters, must: [keywordQuery(text)] } },
             size: depth,
             _source: false,
           },
-          weight: weight * tuning.lists.contextKeyword,
-        })
+          weight: weight * tuning.lists.keyword,
+        },
+        // The same question against each memory's conversation: a reply is found by what it answers.
+        ...(terms
+          ? [
+              {
+                body: {
+                  query: {
+                    bool: { filter: filters, must: [{ match: { context_terms: { query: terms } } }] },
+                  },
+                  size: depth,
+                  _source: false,
+                },
+                weight: weight * tuning.lists.contextKeyword,
+              },
+            ]
+          : []),
+      ]
+    })
+    const keywordLists = runSearches(keywordSearches)
+    // Settled here so that a failed embedding does not leave the keyword lists' failure unhandled.
+    keywordLists.catch(() => undefined)
+    const vectors = await embed(questions.map(({ text }) => text))
+    const embedded = performance.now()
+    const vectorSearches: ListSearch[] = questions.flatMap(({ weight }, position) => {
+      const vector = vectors[position] ?? []
+      return [
+        {
+          body: { knn: knn(vector, depth, filters), size: depth, _source: false },
+          weight: weight * tuning.lists.vector,
+        },
+        {
+          body: {
+            knn: knn(vector, depth, filters, undefined, 'context_embedding'),
+            size: depth,
+            _source: false,
+          },
+          weight: weight * tuning.lists.contextVector,
+        },
+      ]
     })
     if (entities.length > 0) {
-      searches.push({
+      vectorSearches.push({
         body: {
           knn: knn(vectors[0] ?? [], depth, [...filters, { terms: { entity_ids: entities } }]),
           size: depth,
@@ -290,20 +331,13 @@ export function createMemorySearch(deps: {
         weight: tuning.lists.graph,
       })
     }
-    const { responses } = await deps.elasticsearch.msearch({
-      index,
-      searches: searches.flatMap(({ body }) => [{}, body]),
-    })
+    const lists = [...(await runSearches(vectorSearches)), ...(await keywordLists)]
+    const searches = [...vectorSearches, ...keywordSearches]
     const retrieved = performance.now()
-    const rankings: Ranking[] = []
-    const scoredLists: ScoredList[] = []
-    responses.forEach((response, position) => {
-      if ('error' in response) throw new Error(`memory search failed: ${JSON.stringify(response.error)}`)
-      const search = searches[position]
-      const hits = response.hits.hits.map((hit) => ({ id: hit._id ?? '', score: hit._score ?? 0 }))
-      rankings.push({ ids: hits.map(({ id }) => id), weight: search?.weight ?? 0 })
-      if (search?.body.knn) scoredLists.push({ hits, k: depth })
-    })
+    const rankings: Ranking[] = lists.map(({ hits, weight }) => ({ ids: hits.map(({ id }) => id), weight }))
+    const scoredLists: ScoredList[] = lists.flatMap(({ hits, scored }) =>
+      scored ? [{ hits, k: depth }] : [],
+    )
     const similarity = similarityFromLists(scoredLists)
     const rerankDepth = Math.min(Math.max(request.limit * tuning.rerankPerResult, 30), depth)
     const fused = [...fuseRankings(rankings).entries()].sort((a, b) => b[1] - a[1]).slice(0, rerankDepth)
