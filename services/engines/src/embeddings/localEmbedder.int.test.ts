@@ -118,6 +118,42 @@ describe('local embedder (all-MiniLM-L6-v2, ONNX on the CPU)', () => {
     )
   })
 
+  it('computes on its own thread: the event loop keeps turning while it embeds, with the same vectors', async () => {
+    const texts = Array.from(
+      { length: 64 },
+      (_, index) => `${'a long remembered sentence '.repeat(6)}${index}`,
+    )
+    const ticksWhile = async (of: Embedder) => {
+      let ticks = 0
+      let embedding = true
+      const tick = () => {
+        ticks += 1
+        if (embedding) setImmediate(tick)
+      }
+      setImmediate(tick)
+      const vectors = await of.embed(texts)
+      embedding = false
+      return { ticks, vectors }
+    }
+    const onCaller = await createLocalEmbedder({ modelDir, model, dimension: 384, thread: 'caller' })
+    try {
+      const inWorker = await ticksWhile(embedder)
+      const inCaller = await ticksWhile(onCaller)
+      // On the caller's thread each run of 32 texts holds the loop: a tick or so per run. On a worker the loop turns
+      // freely for as long as the model computes.
+      expect(inCaller.ticks).toBeLessThan(10)
+      expect(inWorker.ticks).toBeGreaterThan(10 * inCaller.ticks + 10)
+      inWorker.vectors.forEach((vector, index) => {
+        const same = inCaller.vectors[index] ?? []
+        expect(Math.max(...vector.map((value, component) => Math.abs(value - (same[component] ?? 0))))).toBe(
+          0,
+        )
+      })
+    } finally {
+      await onCaller.close()
+    }
+  })
+
   it('reports a runtime failure as a permanent embedding error', async () => {
     const closed = await createLocalEmbedder({ modelDir, model, dimension: 384 })
     await closed.close()
