@@ -215,11 +215,14 @@ describe.each(modes)('%s search finds', (mode) => {
   })
 })
 
-describe('accurate search', () => {
-  it('finds a memory by a rare keyword (BM25), which fast mode does not search by', async () => {
-    const results = await search({ query: rareWord, user_id: userId, customer_id: 'acme', limit: 3 })
-    expect(ids.keyword).toContain(results[0]?.id)
-  })
+describe('keywords', () => {
+  it.each(modes)(
+    '%s search finds a memory by a rare keyword (BM25) that no embedding knows',
+    async (mode) => {
+      const results = await search({ query: rareWord, user_id: userId, customer_id: 'acme', limit: 3, mode })
+      expect(ids.keyword).toContain(results[0]?.id)
+    },
+  )
 })
 
 describe('scopes', () => {

@@ -4,8 +4,8 @@ import { createLocalEmbedder } from './localEmbedder.js'
 import { createOpenAiEmbedder } from './openAiEmbedder.js'
 
 /**
- * The configured embedder; loadConfig fills modelDir (`<cache>/models`, where `stack:up` puts the weights). One
- * onnxruntime thread per session: a second one answers a lone question faster on an idle machine (4.3 against 6 ms),
+ * The configured embedder; loadConfig fills modelDir (`<cache>/models`, where `stack:up` puts the weights). The local
+ * model runs on a worker thread (see LocalEmbedderOptions.thread) with one onnxruntime thread: a second one answers a lone question faster on an idle machine (4.3 against 6 ms),
  * but while Elasticsearch and Node share the two cores its spinning slows everything after it — bench:search
  * (100 000 memories, same machine, back to back) gave accurate p50 / p95 36.7 / 67.2 ms with one thread against
  * 46.7 / 91.0 with two, and at eight clients 38 against 27 requests/s.
