@@ -36,7 +36,7 @@ export interface SearchOutcome {
 export interface SearchStages {
   /** The question(s) embedded. */
   embedding: number
-  /** The Elasticsearch request(s) that rank candidates, from the end of the embedding (accurate's keyword lists start before it). */
+  /** The Elasticsearch requests that rank candidates, after the embedding (accurate's keyword lists start before). */
   retrieval: number
   /** accurate only: the best candidates fetched (with vectors only where no kNN list scored them) and reranked. */
   rerank: number
@@ -139,12 +139,12 @@ function keywordQuery(text: string): estypes.QueryDslQueryContainer {
 }
 
 /**
- * Memory search over the projections. `fast`: one Elasticsearch request, one kNN of the question and the question
- * without its names (their vectors' sum) over both readings of every memory (alone, in its conversation: their sum),
- * plus kNN among the memories of the entities the question names. `accurate`: the question and its sub-questions
- * each by vector and by keyword, plus the entities' memories, in one multi-search; fused by reciprocal rank, then
- * reranked on the kNN lists' similarity to every (sub-)question, keyword coverage and entity evidence, with
- * diversity across source documents.
+ * Memory search over the projections. `fast`: one embedding (the question without its names) and one Elasticsearch
+ * request: its kNN over both readings of every memory (alone, in its conversation: their sum), kNN among the memories
+ * of the entities the question names, and BM25 over the whole question's words, their scores added. `accurate`: the
+ * question, its sub-questions and its name-free form each by keyword (sent while the model embeds them) and by
+ * vector, plus the entities' memories; fused by reciprocal rank, then reranked on the kNN lists' similarity to every
+ * (sub-)question, keyword coverage and entity evidence, with diversity across source documents.
  */
 export function createMemorySearch(deps: {
   elasticsearch: Client
