@@ -256,11 +256,20 @@ describe('failures are never silent', () => {
     const job = await finished(await ingest({ document: 'Caroline: I adore jazz music.', user_id: 'replay' }))
     const memoryId = job.memory_ids?.[0] ?? ''
     const original = await client.memories.get(memoryId)
+    // The job finishes when the memory is stored; the graph projects it on its own consumer, so wait for it there.
+    await eventually(async () => {
+      const rows = await graph.read<{ version: number }>(
+        'MATCH (memory:Memory {id: $memoryId}) RETURN memory.version AS version',
+        { memoryId },
+      )
+      return rows[0]?.version === 1 ? true : undefined
+    })
     const countsBefore = await graph.read<{ id: string; count: number }>(
       `MATCH (:Memory {id: $memoryId})-[:MENTIONS]->(entity:Entity)
        RETURN entity.entity_id AS id, entity.memory_count AS count ORDER BY id`,
       { memoryId },
     )
+    expect(countsBefore.length).toBeGreaterThan(0)
     const rival: MemoryChanged = {
       type: 'memory_changed',
       change: 'created',
