@@ -1,0 +1,154 @@
+/**
+ * Which changing fact a statement states: a subject's attribute with one value at a time (where someone lives, whom
+ * they work for, their job, their relationship status, their favourite of something). Two memories of the same
+ * subject and attribute in one scope are versions of one fact: the later one supersedes the earlier (supersession.ts).
+ *
+ * The rules read the statement as the extractors write it (third person, the speaker named: "Caroline moved to
+ * Porto."), so they serve the built-in extractor and the LLM extractor alike. They are deliberately narrow: a
+ * statement that only mentions a city ("Caroline visited Porto") states no residence, and a plan, a question, a
+ * negation or a past that is over ("used to live") states no current fact. A missed fact costs a superseded memory
+ * that still looks current; a wrong one hides a true memory from default search, which is worse.
+ */
+
+export const factAttributes = ['residence', 'employer', 'occupation', 'relationship', 'favorite'] as const
+export type FactAttribute = (typeof factAttributes)[number]
+
+export interface FactSlot {
+  /** Whom the fact is about: the speaker's or named person's name in lower case, `self` for an unnamed "I". */
+  subject: string
+  /** The attribute, with its object for favourites: `residence`, `favorite:band`. */
+  attribute: string
+  /** The normalized value, compared to tell a change from a restatement. */
+  value: string
+  /** subject + attribute: memories with the same key (in one scope) are versions of one fact. */
+  key: string
+}
+
+const name = "[A-Z][\\p{L}'’-]+(?: [A-Z][\\p{L}'’-]+)?"
+// A possessor: the name without the possessive ending ("Caroline's home").
+const owner = '[A-Z][\\p{L}-]+(?: [A-Z][\\p{L}-]+)?'
+const subjectPattern = `(?<subject>(?:${name} and )?(?:${name}|I|We|we)|${name} and (?:I|me))`
+const adverbs = '(?:(?:just|finally|recently|now|officially|also|actually|currently|already|since|then) )*'
+const auxiliaries = "(?:(?:has|have|had|is|am|are|was|'s|'m|'re|'ve|been) )*"
+// "These days Lena works as…", "Since May, Lena lives in…": a time phrase before the subject.
+// The date the extractor resolved follows a relative one in parentheses: "Last month (May 2024) Priya moved to…".
+const timePhrase =
+  "(?:[Yy]esterday|[Tt]oday|[Tt]his (?:week|month|year|morning)|[Ll]ast (?:week|month|year|summer|winter|spring|fall|autumn|weekend|[A-Z]\\p{L}+)|(?:[Aa]|[Oo]ne|[Tt]wo|[Tt]hree|[Ff]our|[Ff]ive|[Ss]ix|\\d+|[Aa] few|[Aa] couple of) (?:days?|weeks?|months?|years?) ago|[Ii]n [A-Z]\\p{L}+(?: \\d{4})?|[Oo]n [A-Z]\\p{L}+ \\d{1,2}(?:st|nd|rd|th)?)(?: \\([^)]*\\))?"
+const opening = `(?:(?:${timePhrase}|[Tt]hese days|[Nn]owadays|[Nn]ow|[Cc]urrently|[Ss]ince [\\p{L}0-9 ]{1,20}?|[Aa]s of [\\p{L}0-9 ]{1,20}?|[Aa]fter [\\p{L}0-9 ]{1,20}?|[Ss]o|[Ww]ell|[Gg]uess what),? )?`
+const lead = `^${opening}${subjectPattern} ${adverbs}${auxiliaries}${adverbs}`
+const properNoun =
+  "[A-Z0-9][\\p{L}0-9&'’.-]*(?: (?:[A-Z0-9&][\\p{L}0-9&'’.-]*|of|and|de|da|do|del|la|le|upon|am|on))*"
+const until = '(?=$|[\\s.,!;:)(])'
+
+interface Rule {
+  attribute: FactAttribute
+  pattern: RegExp
+  value?: (match: RegExpMatchArray) => string | null
+}
+
+const rules: Rule[] = [
+  {
+    attribute: 'residence',
+    pattern: new RegExp(
+      `${lead}(?:lives?|living|resides?|residing|moved|relocated|settled|settled down)(?: back| over| out)? (?:in|to|into) (?:the city of )?(?<value>${properNoun})${until}`,
+      'u',
+    ),
+  },
+  {
+    attribute: 'residence',
+    pattern: new RegExp(
+      `^(?<subject>${owner}|My|Our)(?:'s|’s)? (?:new )?(?:home|house|apartment|flat|place) is (?:now )?in (?<value>${properNoun})${until}`,
+      'u',
+    ),
+  },
+  {
+    attribute: 'employer',
+    pattern: new RegExp(
+      `${lead}(?:(?:works?|working)(?: full[- ]time| part[- ]time| remotely)?(?: as (?:a |an )?[\\p{L} -]+?)? (?:at|for)|(?:started|starting|began|got|took|accepted|landed)(?: (?:a|an|my|her|his|their|the|${owner}(?:'s|’s)))?(?: new)? (?:job|position|role|gig|internship|contract)(?: as (?:a |an )?[\\p{L} -]+?)? (?:at|with|for)|(?:started|began) (?:working )?(?:at|for)|joined|is employed (?:at|by)|employed (?:at|by)) (?:the )?(?<value>${properNoun})${until}`,
+      'u',
+    ),
+  },
+  {
+    attribute: 'occupation',
+    pattern: new RegExp(
+      `${lead}(?:(?:(?:works?|working|started working|began working|(?:got|took|started|landed)(?: (?:a|an|my|her|his|their|${owner}(?:'s|’s)))?(?: new)? (?:job|position|role))(?: now)? as|got promoted to|was promoted to|been promoted to) (?:a |an |the )?|(?:became|is now|'s now) (?:a |an ))(?<value>[a-z][a-z -]{2,40}?)(?= at | for | in | with | since | last | this | recently | now | \\(|[.,!;]|$)`,
+      'u',
+    ),
+  },
+  {
+    attribute: 'relationship',
+    pattern: new RegExp(
+      `${lead}(?:got |are |is |'re |now )?(?<value>married|engaged|divorced|single|separated|broke up|split up|started dating|is dating|dating|got back together|in a relationship)${until}`,
+      'u',
+    ),
+    value: (match) => {
+      const stated = match.groups?.value ?? ''
+      if (stated === 'broke up' || stated === 'split up' || stated === 'separated') return 'single'
+      if (stated.includes('dating') || stated === 'in a relationship' || stated === 'got back together')
+        return 'in a relationship'
+      return stated
+    },
+  },
+  {
+    attribute: 'favorite',
+    pattern: new RegExp(
+      `^(?<subject>${owner}|My)(?:'s|’s)? (?:new |current |all-time |absolute )?(?:favorite|favourite) (?<thing>[a-z][a-z -]{1,30}?) (?:is|are) (?:now |currently |still |definitely )?(?<value>[^.,!;?]+?)(?: now| these days| nowadays| at the moment)?(?=[.,!;]|$)`,
+      'u',
+    ),
+  },
+]
+
+// Words that make a statement about something other than a current fact.
+const notAFact =
+  /\b(?:not|never|no longer|anymore|used to|would|could|might|maybe|perhaps|if|plan(?:s|ning)? to|want(?:s|ed)? to|hop(?:e|es|ing) to|thinking (?:about|of)|going to|will|wish|dream|someday|one day)\b|n['’]t\b|\?/i
+
+const notAPerson = new Set(['the', 'this', 'that', 'it', 'he', 'she', 'they', 'there', 'here', 'everyone'])
+
+/** The statement as the rules read it: "Sam said: We broke up." is Sam's. */
+function withoutReportingClause(
+  content: string,
+  speaker: string | null,
+): { text: string; speaker: string | null } {
+  const reported = /^(?<who>[A-Z][\p{L}'’-]+(?: [A-Z][\p{L}'’-]+)?) said: (?<text>.+)$/u.exec(content.trim())
+  if (reported?.groups) return { text: reported.groups.text ?? '', speaker: reported.groups.who ?? speaker }
+  return { text: content.trim(), speaker }
+}
+
+function subjectOf(stated: string, speaker: string | null): string | null {
+  const people = stated.split(/ and /).map((person) => person.trim())
+  const speakerKey = speaker?.toLowerCase()
+  const firstPerson = people.some((person) => /^(?:i|we|me|my|our)$/i.test(person))
+  if (speakerKey && (firstPerson || people.some((person) => person.toLowerCase() === speakerKey)))
+    return speakerKey
+  if (firstPerson) return 'self'
+  const first = people[0]?.toLowerCase()
+  return first && !notAPerson.has(first) ? first : null
+}
+
+function normalized(value: string): string {
+  return value
+    .toLowerCase()
+    .replace(/^(?:a|an|the) /, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[.'’-]+$/, '')
+}
+
+/** The changing fact the statement states, or null. */
+export function factSlotOf(content: string, speaker: string | null): FactSlot | null {
+  const { text, speaker: subjectSpeaker } = withoutReportingClause(content, speaker)
+  if (notAFact.test(text)) return null
+  for (const rule of rules) {
+    const match = rule.pattern.exec(text)
+    if (!match?.groups) continue
+    const subject = subjectOf(match.groups.subject ?? '', subjectSpeaker)
+    const value = rule.value ? rule.value(match) : (match.groups.value ?? null)
+    if (!subject || !value) continue
+    const attribute =
+      rule.attribute === 'favorite' ? `favorite:${normalized(match.groups.thing ?? '')}` : rule.attribute
+    const normalizedValue = normalized(value)
+    if (normalizedValue.length === 0) continue
+    return { subject, attribute, value: normalizedValue, key: `${subject}|${attribute}` }
+  }
+  return null
+}
