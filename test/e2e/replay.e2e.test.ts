@@ -50,6 +50,7 @@ async function graphOf(ids: string[]) {
   const rows = await graph.read<{
     id: string
     content: string
+    supersededBy: string | null
     entities: [string, string, string, number, string[]][]
   }>(
     `${activeGeneration}
@@ -59,6 +60,7 @@ async function graphOf(ids: string[]) {
      WITH memory, entity, collect(DISTINCT relation.type + '>' + other.entity_id) AS relations
      ORDER BY memory.id, entity.entity_id
      RETURN memory.id AS id, memory.version AS version, memory.content AS content,
+            memory.valid_from AS validFrom, memory.valid_to AS validTo, memory.superseded_by AS supersededBy,
             collect([entity.entity_id, entity.canonical_name, entity.type, entity.memory_count, relations]) AS entities`,
     { ids },
   )
@@ -118,6 +120,8 @@ beforeAll(async () => {
     'Priya: I moved to Lisbon in March and started working at Feedzai with my friend Tomás.',
     'Priya: Tomás and I are planting tomato seedlings on our balcony this weekend.',
     'Priya: My sister Anjali visited me in Lisbon last week and we went to Sintra.',
+    // A later residence: the Lisbon memory is superseded, and a replay must rebuild that interval.
+    'Priya: Two weeks ago I moved to Porto, closer to the sea.',
   ])
     memoryIds.push(...(await remember(document)))
 }, 240_000)
@@ -131,9 +135,17 @@ afterAll(async () => {
 describe('replay', () => {
   it('rebuilds wiped stores from the log: identical memories, entities and search results', async () => {
     // Jobs finish once Elasticsearch shows their memories; the graph projection follows on its own.
-    await eventually(async () => ((await graphOf(memoryIds)).length === memoryIds.length ? true : undefined))
+    await eventually(async () => {
+      const rows = await graphOf(memoryIds)
+      const settled = rows.length === memoryIds.length && rows.some((row) => row.supersededBy)
+      return settled ? true : undefined
+    })
     const before = await snapshot()
     expect(before.memories.every((memory) => typeof memory === 'object')).toBe(true)
+    // The validity intervals are part of what is compared: one memory was superseded before the wipe.
+    const superseded = before.memories.filter((memory) => typeof memory === 'object' && memory.superseded_by)
+    expect(superseded).toHaveLength(1)
+    expect(before.graph.filter((row) => row.supersededBy)).toHaveLength(1)
     expect(before.graph).toHaveLength(memoryIds.length)
     const [previousIndex] = await indicesBehindAlias()
 

@@ -32,6 +32,8 @@ import type {
   Liveness,
   MemoryArchitectureConfig,
   Memory,
+  MemoryGetQuery,
+  MemoryHistory,
   MemoryList,
   MemoryListQuery,
   MemorySearchRequest,
@@ -244,7 +246,11 @@ export function createMemoryClient(options: MemoryClientOptions = {}) {
         ),
       status: (ingestionId: string) => get<IngestionStatus>(`/v1/memories/${segment(ingestionId)}/status`),
       list: (query: MemoryListQuery = {}) => get<MemoryList>('/v1/memories', { ...query }),
-      get: (memoryId: string) => get<Memory>(`/v1/memories/${segment(memoryId)}`),
+      /** With `as_of`, the memory only if it was valid at that moment (otherwise NOT_FOUND). */
+      get: (memoryId: string, query: MemoryGetQuery = {}) =>
+        get<Memory>(`/v1/memories/${segment(memoryId)}`, { ...query }),
+      /** Every change of the memory, oldest first, with its cause and correlation id. */
+      history: (memoryId: string) => get<MemoryHistory>(`/v1/memories/${segment(memoryId)}/history`),
       update: (memoryId: string, body: MemoryUpdateRequest) =>
         request<Memory>('PATCH', `/v1/memories/${segment(memoryId)}`, { body }),
       delete: (memoryId: string) =>

@@ -57,6 +57,7 @@ import {
   createDeliveryStore,
   createMemorySearch,
   createMemoryStore,
+  createMemoryHistory,
   type AnalyticsReports,
   type ConfigReports,
   type MemorySearch,
@@ -160,6 +161,7 @@ export async function startGatewayService(
   runtime.onClose(() => events.close())
   const jobs = createElasticsearchStore<IngestionJob>(engines.elasticsearch, INGESTION_JOBS_INDEX)
   const memoryStore = createMemoryStore(engines.elasticsearch)
+  const memoryHistory = createMemoryHistory(engines.elasticsearch)
   const partitionReader = createPartitionReader(engines.kafka)
   runtime.onClose(() => partitionReader.close())
   const memorySearch = createMemorySearch({
@@ -179,6 +181,7 @@ export async function startGatewayService(
       jobs,
       memories: {
         store: memoryStore,
+        history: memoryHistory,
         editor: createMemoryEditor({
           store: memoryStore,
           producer,
@@ -228,6 +231,7 @@ export async function startGatewayService(
         neo4j: engines.neo4j,
         producer,
         conversations: conversationStore,
+        history: memoryHistory,
         logger,
       }),
       webhooks: createWebhookCommands({

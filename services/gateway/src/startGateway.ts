@@ -10,7 +10,7 @@ import { createConsumerLagReader, type ControlPlane, type EventRecorder } from '
 import { type ServiceConfig } from '@memory-service/contracts'
 import { type TenancyCommands, type DocumentIngestor, type MemoryEditor } from '@memory-service/commands'
 import { type IngestionJob } from '@memory-service/domain'
-import { type MemoryStore } from '@memory-service/read-models'
+import { type MemoryHistory, type MemoryStore } from '@memory-service/read-models'
 import { buildApp, type AppDependencies } from './app.js'
 import { startGrpcServer } from './grpc/grpcServer.js'
 import { createRateLimiter } from './http/rateLimiter.js'
@@ -29,7 +29,7 @@ export interface GatewayDependencies {
   events: EventRecorder
   documents: DocumentIngestor
   jobs: ElasticsearchStore<IngestionJob>
-  memories: { store: MemoryStore; editor: MemoryEditor }
+  memories: { store: MemoryStore; editor: MemoryEditor; history: MemoryHistory }
   search: AppDependencies['search']
   analytics: AppDependencies['analytics']
   configs: AppDependencies['configs']

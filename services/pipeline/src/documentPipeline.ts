@@ -29,6 +29,8 @@ import {
 } from '@memory-service/contracts'
 import { resolveEntities, type StoredEntity, type ResolvedStatement } from '@memory-service/domain'
 import { RetriesExhausted, withRetry, type RetryPolicy } from '@memory-service/domain'
+import { factSlotOf, validFromOf } from '@memory-service/domain'
+import { createFactSupersession, factsOf, type FactPorts } from '@memory-service/commands'
 
 /** What the pipeline needs from the outside world; the worker wires engines in, tests inject faults. */
 export interface PipelinePorts {
@@ -42,11 +44,13 @@ export interface PipelinePorts {
   publishMemories(events: MemoryChanged[], correlationId: string): Promise<void>
   publishUsage(events: OutgoingEvent[]): Promise<void>
   /**
-   * Resolves true once the memories are readable from the vector projection, false if that takes too long (they are
-   * in the log and will be projected). A job reports completion only after this, so its memory ids can be read.
-   * Memories the instance's configuration does not store are not waited for.
+   * Resolves true once these versions of the memories are readable from the vector projection, false if that takes
+   * too long (they are in the log and will be projected). A job reports completion only after this, so its memory
+   * ids can be read. Memories the instance's configuration does not store are not waited for.
    */
   awaitProjected(memories: MemoryChanged[]): Promise<boolean>
+  /** Stored versions of the facts a document states (supersession). */
+  factVersions: FactPorts['factVersions']
   deadLetters: DeadLetterWriter
   now?: () => Date
 }
@@ -86,6 +90,7 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
   const now = ports.now ?? (() => new Date())
   const at = () => now().toISOString()
   const groupSize = settings.embeddingGroupSize ?? 32
+  const facts = createFactSupersession(ports, now)
 
   async function extract(accepted: DocumentAccepted): Promise<ExtractionResult> {
     const result = await withRetry(
@@ -176,6 +181,7 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
       if (!vector || (accepted.context && !contextVector)) return []
       const category = statement.category ?? categorize(statement)
       const id = memoryIdFor(accepted.ingestion_id, ordinal)
+      const fact = factSlotOf(statement.content, statement.speaker)
       return [
         {
           type: 'memory_changed' as const,
@@ -185,6 +191,7 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
           instance_id: accepted.instance_id,
           version: 1,
           changed_at: changedAt,
+          cause: { kind: 'ingestion' as const, ingestion_id: accepted.ingestion_id },
           memory: {
             id,
             instance_id: accepted.instance_id,
@@ -209,6 +216,10 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
             occurred_on: statement.occurredOn,
             speaker: statement.speaker,
             mode: accepted.mode,
+            valid_from: validFromOf(statement.occurredOn, accepted.document_created_at),
+            valid_to: null,
+            superseded_by: null,
+            ...(fact ? { fact } : {}),
             embedding: { model: ports.embedder.model, vector },
             ...(accepted.context && contextVector
               ? {
@@ -406,10 +417,34 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
         )
       }
     }
-    // The job may say a memory exists only once its event is in the log; usage needs no such order.
-    await Promise.all([ports.publishMemories(memories, correlationId), ports.publishUsage(usageEvents)])
-    if (memories.length > 0 && !(await ports.awaitProjected(memories))) {
-      log.warn({ ingestionId: accepted.ingestion_id }, 'memories not yet projected; job finished anyway')
+    // Versions of one fact are settled one document at a time (factSupersession.ts).
+    const stated = factsOf(memories)
+    const release = await facts.lock(stated)
+    try {
+      const superseding = await withRetry(
+        () => facts.supersede(memories),
+        () => true,
+        settings.retry,
+      )
+      const written = [...memories, ...superseding]
+      // The job may say a memory exists only once its event is in the log; usage needs no such order.
+      await Promise.all([ports.publishMemories(written, correlationId), ports.publishUsage(usageEvents)])
+      if (memories.length > 0 && !(await ports.awaitProjected(written))) {
+        log.warn({ ingestionId: accepted.ingestion_id }, 'memories not yet projected; job finished anyway')
+      }
+      const reconciled = await withRetry(
+        () => facts.reconcile(stated, correlationId),
+        () => true,
+        settings.retry,
+      )
+      if (superseding.length + reconciled > 0) {
+        log.info(
+          { ingestionId: accepted.ingestion_id, superseded: superseding.length, reconciled },
+          'fact versions superseded',
+        )
+      }
+    } finally {
+      release()
     }
 
     await Promise.all(progressWrites)

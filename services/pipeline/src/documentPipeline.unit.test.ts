@@ -95,6 +95,7 @@ function harness(
       publishMemories: async (events) => void memories.push(...events),
       publishUsage: async (events) => void usage.push(...events),
       awaitProjected: async () => true,
+      factVersions: async () => [],
       deadLetters: { write: async (_record, errors) => void letters.push(errors) },
     },
     { retry: { maxAttempts: 3, baseDelayMs: 1, sleep: async () => undefined }, embeddingGroupSize: 2 },

@@ -1,4 +1,4 @@
-import { activeGraphGeneration } from '@memory-service/read-models'
+import { activeGraphGeneration, createMemoryStore, memoryStateOf } from '@memory-service/read-models'
 import {
   createCoalescingAppender,
   createDeadLetterWriter,
@@ -97,6 +97,7 @@ export async function startPipeline(
   const appender = createCoalescingAppender(producer)
   const deadLetters = createDeadLetterWriter(producer, groupId)
   const jobs = createElasticsearchStore<IngestionJob>(engines.elasticsearch, INGESTION_JOBS_INDEX)
+  const memories = createMemoryStore(engines.elasticsearch)
   const { config } = dependencies
 
   const pipeline = createDocumentPipeline(
@@ -114,6 +115,10 @@ export async function startPipeline(
         })
       },
       jobStatus: async (ingestionId) => (await jobs.get(ingestionId))?.status ?? null,
+      async factVersions(instanceId, scope, keys) {
+        const stored = await memories.factVersions(instanceId, scope, keys)
+        return stored.map((memory) => ({ version: memory.version, memory: memoryStateOf(memory) }))
+      },
       async publishJob(job, correlationId) {
         await appender.append(INGESTION_JOBS_TOPIC, [
           { key: job.ingestion_id, subject: INGESTION_JOB_SUBJECT, payload: job, correlationId },
@@ -136,18 +141,22 @@ export async function startPipeline(
       },
       async awaitProjected(memories) {
         const stored = dependencies.storedInVector
-        const memoryIds = memories
-          .filter((event) => !stored || stored(event.instance_id, event.memory))
-          .map((event) => event.memory_id)
-        if (memoryIds.length === 0) return true
+        const awaited = new Map<string, number>()
+        for (const event of memories) {
+          if (stored && !stored(event.instance_id, event.memory)) continue
+          awaited.set(event.memory_id, Math.max(event.version, awaited.get(event.memory_id) ?? 0))
+        }
+        if (awaited.size === 0) return true
         const deadline = Date.now() + config.pipeline.visibilityTimeoutMs
         for (let delay = 20; ; delay = Math.min(delay * 2, 250)) {
-          const { docs } = await engines.elasticsearch.mget({
+          const { docs } = await engines.elasticsearch.mget<{ version: number }>({
             index: MEMORIES_ALIAS,
-            ids: memoryIds,
-            _source: false,
+            ids: [...awaited.keys()],
+            _source: ['version'],
           })
-          if (docs.every((doc) => 'found' in doc && doc.found)) return true
+          const visible = (doc: (typeof docs)[number]) =>
+            'found' in doc && doc.found && (doc._source?.version ?? 0) >= (awaited.get(doc._id) ?? 0)
+          if (docs.every(visible)) return true
           if (Date.now() >= deadline) return false
           await new Promise((resolve) => setTimeout(resolve, delay))
         }

@@ -48,6 +48,7 @@ import { createConversationProjection, type GrownConversation } from '@memory-se
 import { createGraphProjection } from '@memory-service/read-models'
 import { createJobProjection } from '@memory-service/read-models'
 import { createVectorProjection } from '@memory-service/read-models'
+import { createHistoryProjection } from '@memory-service/read-models'
 
 /** Consumer groups, one per projection: each keeps its own offsets and can be replayed on its own. */
 export const projectionGroups = {
@@ -100,6 +101,7 @@ export async function startProjectors(
   const projectVectors = createVectorProjection(
     createElasticsearchStore<MemoryDocument>(engines.elasticsearch, MEMORIES_ALIAS),
   )
+  const projectHistory = createHistoryProjection(engines.elasticsearch)
   const projectGraph = createGraphProjection(engines.neo4j)
   const runs = new Set(options.projections ?? (Object.keys(projectionGroups) as ProjectionName[]))
   const projectUsage = runs.has('analytics') ? createAnalyticsProjection(clickhouseOf(engines)) : undefined
@@ -140,9 +142,17 @@ export async function startProjectors(
         ...parking(group(projectionGroups.vector)),
         topics: [MEMORIES_TOPIC],
         handleBatch: async (events, log) => {
+          // A memory's history is the log's, whatever the configuration keeps searchable. It is written first, so a
+          // change is in the history by the time the memory shows it (what a writer waits for).
+          const history = await projectHistory(events)
           const { written, skipped } = await projectVectors(stored(events, 'vector'))
           log.debug(
-            { written, skipped, correlationIds: [...new Set(events.map((event) => event.correlationId))] },
+            {
+              written,
+              skipped,
+              history,
+              correlationIds: [...new Set(events.map((event) => event.correlationId))],
+            },
             'memories projected into elasticsearch',
           )
         },

@@ -4,7 +4,7 @@ import type { MemoryChanged, UserDataErased, UserErasureReceipt } from '@memory-
 import type { EventProducer } from '@memory-service/log'
 import type { Logger } from '@memory-service/engines'
 import { MEMORIES_ALIAS, MEMORIES_TOPIC, MEMORY_SUBJECT } from '@memory-service/domain'
-import type { StoredMemory } from '@memory-service/read-models'
+import type { MemoryHistory, StoredMemory } from '@memory-service/read-models'
 import { activeGraphGeneration, derivedFields } from '@memory-service/read-models'
 import type { Neo4jStore } from '@memory-service/engines'
 import { conversationKey } from '@memory-service/domain'
@@ -46,6 +46,8 @@ export function createUserErasure(deps: {
   neo4j: Neo4jStore
   producer: EventProducer
   conversations: ConversationStore
+  /** The memories' histories: an erased user leaves none, not even of memories deleted before. */
+  history: MemoryHistory
   logger: Logger
   now?: () => Date
 }) {
@@ -85,8 +87,44 @@ export function createUserErasure(deps: {
     (await deps.neo4j.read<{ memories: number }>(graphMemoriesOfUser, { instanceId, userId }))[0]?.memories ??
     0
 
+  type ErasedMemory = Pick<
+    StoredMemory,
+    'id' | 'instance_id' | 'type' | 'confidence' | 'scope' | 'source' | 'created_at' | 'mode' | 'version'
+  > & { embedding_model: string }
+
+  /**
+   * A memory deleted before the erasure, known only from its history: erased through the log as well, so that a
+   * replay of its earlier events cannot bring its history back.
+   */
+  async function deletedBefore(
+    instanceId: string,
+    userId: string,
+    stored: Set<string>,
+  ): Promise<ErasedMemory[]> {
+    const ids = (await deps.history.memoryIdsOfUser(instanceId, userId)).filter((id) => !stored.has(id))
+    const erased: ErasedMemory[] = []
+    for (const id of ids) {
+      const changes = await deps.history.of(instanceId, id)
+      const last = changes[changes.length - 1]
+      if (!last || last.cause?.kind === 'erasure') continue
+      erased.push({
+        id,
+        instance_id: instanceId,
+        type: 'fact',
+        confidence: 0,
+        scope: { user_id: last.user_id, customer_id: last.customer_id, client_id: '' },
+        source: { ingestion_id: '', document_type: 'erased', document_created_at: last.changed_at },
+        created_at: changes[0]?.changed_at ?? last.changed_at,
+        mode: 'fast',
+        version: last.version,
+        embedding_model: 'erased',
+      })
+    }
+    return erased
+  }
+
   /** The deletion event of a memory: its identity and version, none of its content. */
-  function deletionOf(memory: StoredMemory, changedAt: string): MemoryChanged {
+  function deletionOf(memory: ErasedMemory, changedAt: string): MemoryChanged {
     return {
       type: 'memory_changed',
       change: 'deleted',
@@ -95,6 +133,7 @@ export function createUserErasure(deps: {
       instance_id: memory.instance_id,
       version: memory.version + 1,
       changed_at: changedAt,
+      cause: { kind: 'erasure' },
       memory: {
         id: memory.id,
         instance_id: memory.instance_id,
@@ -124,10 +163,14 @@ export function createUserErasure(deps: {
       const memories = await memoriesOf(instanceId, userId)
       const inGraphBefore = await countInGraph(instanceId, userId)
       const entityIds = [...new Set(memories.flatMap((memory) => memory.entity_ids))]
-      for (let start = 0; start < memories.length; start += 100) {
+      const erasedMemories: ErasedMemory[] = [
+        ...memories,
+        ...(await deletedBefore(instanceId, userId, new Set(memories.map((memory) => memory.id)))),
+      ]
+      for (let start = 0; start < erasedMemories.length; start += 100) {
         await deps.producer.append(
           MEMORIES_TOPIC,
-          memories.slice(start, start + 100).map((memory) => ({
+          erasedMemories.slice(start, start + 100).map((memory) => ({
             key: memory.id,
             subject: MEMORY_SUBJECT,
             payload: deletionOf(memory, erasedAt),
@@ -152,6 +195,7 @@ export function createUserErasure(deps: {
       ])
       // The persistence writer does the same from the event; doing it here too means they are gone on return.
       const removedNow = await deps.conversations.eraseUser(erased)
+      await deps.history.eraseUser(instanceId, userId)
       const removedConversations = {
         turns: Math.max(conversationsBefore.turns, removedNow.turns),
         conversations: Math.max(conversationsBefore.conversations, removedNow.conversations),
@@ -192,7 +236,7 @@ export function createUserErasure(deps: {
           conversations: { elasticsearch: removedConversations.conversations },
           turns: { elasticsearch: removedConversations.turns },
         },
-        log: { memory_deletions: memories.length, erasure_event_id: erased.event_id },
+        log: { memory_deletions: erasedMemories.length, erasure_event_id: erased.event_id },
       }
     },
   }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import type { MemoryChanged, MemoryUpdateRequest } from '@memory-service/contracts'
 import type { Embedder } from '@memory-service/engines'
-import { AppError, contextualTextOf } from '@memory-service/domain'
+import { AppError, contextualTextOf, factSlotOf } from '@memory-service/domain'
+import { createFactSupersession, factsOf } from './factSupersession.js'
 import type { EventProducer, PartitionReader } from '@memory-service/log'
 import type { SchemaCodec } from '@memory-service/engines'
 import {
@@ -11,7 +12,7 @@ import {
   type ContentAnalysis,
   type MemoryState,
 } from '@memory-service/domain'
-import type { MemoryStore, StoredMemory } from '@memory-service/read-models'
+import { memoryStateOf, type MemoryStore, type StoredMemory } from '@memory-service/read-models'
 
 export interface MemoryEditorOptions {
   store: MemoryStore
@@ -99,32 +100,6 @@ const unavailable = (reason: string, message: string, cause?: unknown) =>
 function storedOf(change: MemoryChanged): StoredMemory {
   const { content_terms, ...stored } = memoryDocumentOf(change)
   return stored
-}
-
-function stateOf(stored: StoredMemory, vector: number[]): MemoryState {
-  const {
-    entity_ids,
-    entity_names,
-    version,
-    last_event_id,
-    embedding_model,
-    embedding,
-    content_terms,
-    context,
-    context_terms,
-    context_embedding,
-    readings_embedding,
-    ...state
-  } = stored
-  return {
-    ...state,
-    embedding: { model: embedding_model, vector: embedding ?? vector },
-    ...(context
-      ? {
-          context: { ...context, embedding: { model: embedding_model, vector: context_embedding ?? vector } },
-        }
-      : {}),
-  }
 }
 
 /**
@@ -241,7 +216,12 @@ export function createMemoryEditor(options: MemoryEditorOptions): MemoryEditor {
     return decided
   }
 
-  function event(change: MemoryChanged['change'], stored: StoredMemory, memory: MemoryState): MemoryChanged {
+  function event(
+    change: MemoryChanged['change'],
+    stored: StoredMemory,
+    memory: MemoryState,
+    cause: NonNullable<MemoryChanged['cause']>,
+  ): MemoryChanged {
     return {
       type: 'memory_changed',
       change,
@@ -251,6 +231,39 @@ export function createMemoryEditor(options: MemoryEditorOptions): MemoryEditor {
       version: stored.version + 1,
       changed_at: now().toISOString(),
       memory,
+      cause,
+    }
+  }
+
+  // An edit or a deletion can change which version of a fact holds: the versions are settled again once it is seen.
+  const facts = createFactSupersession(
+    {
+      async factVersions(instanceId, scope, keys) {
+        const stored = await options.store.factVersions(instanceId, scope, keys)
+        return stored.map((memory) => ({ version: memory.version, memory: memoryStateOf(memory) }))
+      },
+      async publishMemories(events, correlationId) {
+        for (const change of events) await append(change, correlationId)
+      },
+      async awaitProjected(events) {
+        const seen = await Promise.all(events.map((change) => projected(change.memory_id, change.version)))
+        return seen.every((outcome) => outcome !== 'timeout')
+      },
+    },
+    now,
+  )
+  async function settleFacts(changes: MemoryChanged[], correlationId: string): Promise<void> {
+    const stated = factsOf(changes)
+    if (stated.length === 0) return
+    try {
+      await facts.reconcile(stated, correlationId)
+    } catch (error) {
+      // The edit itself is done; the next change of the same fact settles its versions again.
+      throw unavailable(
+        'supersession_pending',
+        'The change was applied; settling the validity of the fact it states failed, retry to settle it',
+        error,
+      )
     }
   }
 
@@ -258,7 +271,7 @@ export function createMemoryEditor(options: MemoryEditorOptions): MemoryEditor {
     async update(instanceId, memoryId, patch, correlationId) {
       for (let attempt = 1; ; attempt += 1) {
         const stored = await current(instanceId, memoryId)
-        const previous = stateOf(stored, [])
+        const previous = memoryStateOf(stored, [])
         const content =
           patch.content === undefined
             ? previous.content
@@ -270,8 +283,13 @@ export function createMemoryEditor(options: MemoryEditorOptions): MemoryEditor {
           ? await embed(context ? [content, contextualTextOf(content, context)] : [content])
           : [previous.embedding.vector, context?.embedding.vector]
         const analysis = contentChanged ? options.analyze(content, previous) : undefined
+        const { fact: previousFact, ...unchanged } = previous
+        const fact = contentChanged ? factSlotOf(content, previous.speaker) : (previousFact ?? null)
         const memory: MemoryState = {
-          ...previous,
+          ...unchanged,
+          ...(fact ? { fact } : {}),
+          // No longer a version of the fact it was one of: valid until a version of its new fact says otherwise.
+          ...(fact?.key !== previousFact?.key ? { valid_to: null, superseded_by: null } : {}),
           ...(analysis ?? {}),
           content,
           confidence: patch.confidence ?? analysis?.confidence ?? previous.confidence,
@@ -293,10 +311,22 @@ export function createMemoryEditor(options: MemoryEditorOptions): MemoryEditor {
               }
             : {}),
         }
-        const change = event('updated', stored, memory)
+        const change = event('updated', stored, memory, {
+          kind: 'api',
+          operation: 'update',
+          ...(patch.content !== undefined ? { merge_strategy: patch.merge_strategy ?? 'replace' } : {}),
+        })
         const seen = await outcomeOf(change, await append(change, correlationId))
         if (seen === null) throw new AppError('NOT_FOUND', 'Memory not found', { memory_id: memoryId })
-        if (seen.last_event_id === change.event_id) return seen
+        if (seen.last_event_id === change.event_id) {
+          if (!contentChanged) return seen
+          // The fact it stated before and the one it states now (if another) each settle their versions.
+          const before = { ...change, memory: previous }
+          await settleFacts([before, change], correlationId)
+          // Settling may have given this memory a new version (its own validity); a lagging projection has not.
+          const settled = await options.store.get(memoryId)
+          return settled && settled.version >= seen.version ? settled : seen
+        }
         if (attempt >= attemptsOnConflict) throw contended()
       }
     },
@@ -304,9 +334,16 @@ export function createMemoryEditor(options: MemoryEditorOptions): MemoryEditor {
     async remove(instanceId, memoryId, correlationId) {
       for (let attempt = 1; ; attempt += 1) {
         const stored = await current(instanceId, memoryId)
-        const change = event('deleted', stored, stateOf(stored, []))
+        const change = event('deleted', stored, memoryStateOf(stored, []), {
+          kind: 'api',
+          operation: 'delete',
+        })
         const seen = await outcomeOf(change, await append(change, correlationId))
-        if (seen === null) return
+        if (seen === null) {
+          // A deleted memory supersedes nothing: the version it ended holds again.
+          await settleFacts([change], correlationId)
+          return
+        }
         if (attempt >= attemptsOnConflict) throw contended()
       }
     },

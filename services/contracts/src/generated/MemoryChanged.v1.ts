@@ -62,5 +62,39 @@ export interface MemoryChanged {
         vector: number[]
       }
     }
+    /**
+     * When the fact became true: the date its statement names, else the document's document_created_at (which is the acceptance time when the client did not give one).
+     */
+    valid_from?: string
+    /**
+     * When a later memory of the same subject and attribute made this one no longer true (its valid_from); null while current.
+     */
+    valid_to?: string | null
+    /**
+     * The memory that superseded this one, or null.
+     */
+    superseded_by?: string | null
+    /**
+     * The changing fact the statement states (a subject's attribute with one value at a time), which makes the memories of one scope with the same key versions of one fact; absent when it states none.
+     */
+    fact?: {
+      key: string
+      subject: string
+      attribute: string
+      value: string
+    }
+  }
+  /**
+   * What made the change: an ingestion (the document's ingestion id), an API call (PATCH with its merge strategy, DELETE), supersession by another memory, or a user's erasure. Absent on events written before it existed.
+   */
+  cause?: {
+    kind: 'ingestion' | 'api' | 'supersession' | 'erasure'
+    ingestion_id?: string
+    operation?: 'update' | 'delete'
+    merge_strategy?: 'replace' | 'append' | 'smart-merge'
+    /**
+     * For supersession: the memory whose arrival (or removal) changed this one's validity.
+     */
+    memory_id?: string
   }
 }

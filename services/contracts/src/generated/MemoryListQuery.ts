@@ -9,6 +9,10 @@ export interface MemoryListQuery {
   customer_id?: string
   type?: 'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event'
   ingestion_id?: string
+  /**
+   * Only memories valid at this moment (valid_from <= as_of < valid_to). Without it every stored memory is listed, superseded ones included.
+   */
+  as_of?: string
   page?: number
   page_size?: number
 }

@@ -59,4 +59,12 @@ export interface MemorySearchRequest {
       [k: string]: string | number | boolean
     }
   }
+  /**
+   * Only memories valid at this moment (valid_from <= as_of < valid_to). Default: now.
+   */
+  as_of?: string
+  /**
+   * Also return memories no longer valid at as_of (superseded by a later version of the same fact), their scores weighed down (x0.8) so the current version ranks first for the same question. Default false: they are left out.
+   */
+  include_superseded?: boolean
 }

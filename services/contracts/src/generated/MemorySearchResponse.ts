@@ -40,6 +40,18 @@ export interface MemorySearchResponse {
      * Relevance after fusion and reranking; comparable within one response only, higher is better.
      */
     score: number
+    /**
+     * When the fact became true: the date its statement names, else the document's document_created_at (which is the acceptance time when the client did not give one).
+     */
+    valid_from: string
+    /**
+     * When a later memory of the same subject and attribute made this one no longer true (its valid_from); null while current.
+     */
+    valid_to: string | null
+    /**
+     * The memory that superseded this one, or null.
+     */
+    superseded_by: string | null
   }[]
   mode: 'accurate' | 'fast'
   /**

@@ -33,7 +33,7 @@ const auxiliaries = "(?:(?:has|have|had|is|am|are|was|'s|'m|'re|'ve|been) )*"
 // "These days Lena works as…", "Since May, Lena lives in…": a time phrase before the subject.
 // The date the extractor resolved follows a relative one in parentheses: "Last month (May 2024) Priya moved to…".
 const timePhrase =
-  "(?:[Yy]esterday|[Tt]oday|[Tt]his (?:week|month|year|morning)|[Ll]ast (?:week|month|year|summer|winter|spring|fall|autumn|weekend|[A-Z]\\p{L}+)|(?:[Aa]|[Oo]ne|[Tt]wo|[Tt]hree|[Ff]our|[Ff]ive|[Ss]ix|\\d+|[Aa] few|[Aa] couple of) (?:days?|weeks?|months?|years?) ago|[Ii]n [A-Z]\\p{L}+(?: \\d{4})?|[Oo]n [A-Z]\\p{L}+ \\d{1,2}(?:st|nd|rd|th)?)(?: \\([^)]*\\))?"
+  '(?:[Yy]esterday|[Tt]oday|[Tt]his (?:week|month|year|morning)|[Ll]ast (?:week|month|year|summer|winter|spring|fall|autumn|weekend|[A-Z]\\p{L}+)|(?:[Aa]|[Oo]ne|[Tt]wo|[Tt]hree|[Ff]our|[Ff]ive|[Ss]ix|\\d+|[Aa] few|[Aa] couple of) (?:days?|weeks?|months?|years?) ago|[Ii]n [A-Z]\\p{L}+(?: \\d{4})?|[Oo]n [A-Z]\\p{L}+ \\d{1,2}(?:st|nd|rd|th)?)(?: \\([^)]*\\))?'
 const opening = `(?:(?:${timePhrase}|[Tt]hese days|[Nn]owadays|[Nn]ow|[Cc]urrently|[Ss]ince [\\p{L}0-9 ]{1,20}?|[Aa]s of [\\p{L}0-9 ]{1,20}?|[Aa]fter [\\p{L}0-9 ]{1,20}?|[Ss]o|[Ww]ell|[Gg]uess what),? )?`
 const lead = `^${opening}${subjectPattern} ${adverbs}${auxiliaries}${adverbs}`
 const properNoun =
@@ -151,4 +151,62 @@ export function factSlotOf(content: string, speaker: string | null): FactSlot | 
     return { subject, attribute, value: normalizedValue, key: `${subject}|${attribute}` }
   }
   return null
+}
+
+/** The fact a question asks about: an attribute, and whose when it names someone. */
+export interface AskedFact {
+  /** As in FactSlot: `residence`, `favorite:band`. */
+  attribute: string
+  /** Lower-case names the question mentions (one may be the fact's subject); empty when it names nobody. */
+  subjects: string[]
+  /** The question's words, to prefer the version whose value it names ("when did she move to Porto?"). */
+  words: string[]
+}
+
+const questionWords = new Set(
+  'what where who whom whose when which why how is are was were does do did has have had can could will would should i the a an'.split(
+    ' ',
+  ),
+)
+
+const askedAttributes: { attribute: string; pattern: RegExp }[] = [
+  {
+    attribute: 'relationship',
+    pattern:
+      /\b(?:relationship|married|marry|single|dating|engaged|partner|boyfriend|girlfriend|husband|wife|spouse|divorced|broke up|split up|seeing anyone)\b/i,
+  },
+  {
+    attribute: 'employer',
+    pattern:
+      /\b(?:work(?:s|ing)? (?:for|at)|employer|employed|which company|what company|start(?:ed)? working at|join(?:ed)?|where (?:does|did|do) \S+(?: \S+)? work)\b/i,
+  },
+  {
+    attribute: 'occupation',
+    pattern:
+      /\b(?:job|occupation|profession|career|for a living|work(?:s|ing)? as|become an?|became an?|what (?:does|did|do) \S+(?: \S+)? do\b)/i,
+  },
+  {
+    attribute: 'residence',
+    pattern:
+      /\b(?:live|lives|living|lived|reside|resides|residence|home town|hometown|based|move|moved|moving|relocate|relocated|city|country|address)\b/i,
+  },
+]
+
+/** Which changing fact a question asks about, if any (the attributes factSlotOf reads). */
+export function askedFactOf(question: string): AskedFact | null {
+  const favorite =
+    /\b(?:favorite|favourite) (?<thing>[a-z][a-z -]{1,30}?)(?=\?|$| now| these days| nowadays| at the moment| right now| (?:is|was|are))/i.exec(
+      question,
+    )
+  const attribute = favorite?.groups?.thing
+    ? `favorite:${normalized(favorite.groups.thing)}`
+    : askedAttributes.find(({ pattern }) => pattern.test(question))?.attribute
+  if (!attribute) return null
+  const tokens = question.split(/[^\p{L}'’-]+/u).filter(Boolean)
+  const names = tokens
+    .map((token) => token.replace(/(?:'s|’s|')$/, ''))
+    .filter((token) => /^\p{Lu}/u.test(token) && !questionWords.has(token.toLowerCase()))
+    .map((token) => token.toLowerCase())
+  const words = tokens.map((token) => token.toLowerCase()).filter((token) => !questionWords.has(token))
+  return { attribute, subjects: [...new Set(names)], words: [...new Set(words)] }
 }

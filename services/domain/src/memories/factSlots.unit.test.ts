@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { factSlotOf } from './factSlots.js'
+import { askedFactOf, factSlotOf } from './factSlots.js'
 
 const slot = (content: string, speaker: string | null = null) => {
   const fact = factSlotOf(content, speaker)
@@ -54,7 +54,9 @@ describe('factSlotOf, as people say it', () => {
     expect(slot("Lena just started Lena's new job at Harborline Shipping!", 'Lena')).toBe(
       'lena|employer=harborline shipping',
     )
-    expect(slot('Priya became a paramedic last month (October 2023)!', 'Priya')).toBe('priya|occupation=paramedic')
+    expect(slot('Priya became a paramedic last month (October 2023)!', 'Priya')).toBe(
+      'priya|occupation=paramedic',
+    )
   })
 
   it("reads a contracted negation as one (can't, don't)", () => {
@@ -65,10 +67,34 @@ describe('factSlotOf, as people say it', () => {
 
 describe('factSlotOf, after a resolved date', () => {
   it('reads the statement after a relative date the extractor resolved', () => {
-    expect(slot('Two weeks ago (the week of 13 May 2024) Priya moved to Porto, closer to the sea.', 'Priya')).toBe(
-      'priya|residence=porto',
-    )
+    expect(
+      slot('Two weeks ago (the week of 13 May 2024) Priya moved to Porto, closer to the sea.', 'Priya'),
+    ).toBe('priya|residence=porto')
     expect(slot('Last month (May 2024) Priya moved to Porto.', 'Priya')).toBe('priya|residence=porto')
     expect(slot('In March, Ana started working at Feedzai.', 'Ana')).toBe('ana|employer=feedzai')
+  })
+})
+
+describe('askedFactOf', () => {
+  it('names the attribute and the people a question asks about', () => {
+    expect(askedFactOf('Where does Ana live now?')).toMatchObject({
+      attribute: 'residence',
+      subjects: ['ana'],
+    })
+    expect(askedFactOf("What is Lena's job?")).toMatchObject({ attribute: 'occupation', subjects: ['lena'] })
+    expect(askedFactOf('Who does Jonas work for?')?.attribute).toBe('employer')
+    expect(askedFactOf('Where does Jonas work?')?.attribute).toBe('employer')
+    expect(askedFactOf('What does Jonas do for a living?')?.attribute).toBe('occupation')
+    expect(askedFactOf('Is Oskar in a relationship now?')?.attribute).toBe('relationship')
+    expect(askedFactOf("What is Kwame's favorite dish?")?.attribute).toBe('favorite:dish')
+    expect(askedFactOf('When did Lena move to Porto?')).toMatchObject({
+      attribute: 'residence',
+      subjects: ['lena', 'porto'],
+    })
+  })
+
+  it('asks about no fact when the question is about something else', () => {
+    expect(askedFactOf('What did Caroline paint last week?')).toBeNull()
+    expect(askedFactOf('How many kids does Melanie have?')).toBeNull()
   })
 })

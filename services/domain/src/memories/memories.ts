@@ -4,6 +4,7 @@ import { readContractSchema } from '@memory-service/contracts/files'
 import { searchTermsOf } from '../search/searchTerms.js'
 import { MEMORIES_TOPIC } from '../topology.js'
 import type { DocumentContext } from '../documents/conversationContext.js'
+import { validFromOf } from './supersession.js'
 
 export const MEMORY_SUBJECT = `${MEMORIES_TOPIC}-value`
 export const memoryChangedSchema = readContractSchema('events/MemoryChanged.v1.schema.json')
@@ -30,7 +31,13 @@ export function memoryIdFor(ingestionId: string, ordinal: number): string {
 }
 
 /** The memory as the vector projection stores it: the state plus what search filters and ranks on. */
-export interface MemoryDocument extends Omit<MemoryState, 'embedding' | 'context'> {
+export interface MemoryDocument extends Omit<
+  MemoryState,
+  'embedding' | 'context' | 'valid_from' | 'valid_to' | 'superseded_by'
+> {
+  valid_from: string
+  valid_to: string | null
+  superseded_by: string | null
   entity_ids: string[]
   entity_names: string[]
   version: number
@@ -57,6 +64,7 @@ export function memoryDocumentOf(event: MemoryChanged): MemoryDocument {
   const { embedding, context, ...state } = event.memory
   return {
     ...state,
+    ...validityOf(state),
     entity_ids: state.entities.map((entity) => entity.entity_id),
     entity_names: state.entities.map((entity) => entity.canonical_name),
     version: event.version,
@@ -73,6 +81,17 @@ export function memoryDocumentOf(event: MemoryChanged): MemoryDocument {
 
 export function sumOfVectors(a: readonly number[], b: readonly number[]): number[] {
   return a.map((value, index) => value + (b[index] ?? 0))
+}
+
+/** A memory's validity; events written before validity existed hold from their stated date or document time. */
+export function validityOf(
+  memory: Pick<MemoryState, 'valid_from' | 'valid_to' | 'superseded_by' | 'occurred_on' | 'source'>,
+): { valid_from: string; valid_to: string | null; superseded_by: string | null } {
+  return {
+    valid_from: memory.valid_from ?? validFromOf(memory.occurred_on, memory.source.document_created_at),
+    valid_to: memory.valid_to ?? null,
+    superseded_by: memory.superseded_by ?? null,
+  }
 }
 
 /** The public view (spec: Resources → Memory); the projection's own fields stay inside. */
@@ -92,5 +111,6 @@ export function publicMemoryOf(memory: Omit<MemoryState, 'embedding' | 'context'
     metadata: memory.metadata,
     created_at: memory.created_at,
     updated_at: memory.updated_at,
+    ...validityOf(memory),
   }
 }

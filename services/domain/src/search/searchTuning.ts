@@ -23,6 +23,12 @@ export interface SearchTuning {
   /** Fused candidates per requested result that the reranker sees (at least 30). */
   rerankPerResult: number
   rerank: RerankTuning
+  /**
+   * With include_superseded: what a memory no longer valid keeps of its score. Below 1, so the current version of a
+   * fact ranks above the versions it superseded for the same question; not 0, so a question about the old version
+   * ("when did she move to Porto?") still finds it first.
+   */
+  superseded: number
 }
 
 export const defaultSearchTuning: SearchTuning = {
@@ -39,4 +45,5 @@ export const defaultSearchTuning: SearchTuning = {
   depthPerResult: 5,
   rerankPerResult: 3,
   rerank: { similarity: 0.4, fused: 0.4, termCoverage: 0.2, entity: 0, sameSourceDiscount: 0.8 },
+  superseded: 0.8,
 }

@@ -14,12 +14,16 @@ import {
   isMemoryId,
   metadataProblem,
   publicMemoryOf,
+  isValidAt,
+  validityOf,
 } from '@memory-service/domain'
 import {
   type Document,
   type DocumentBatchRequest,
   type DocumentBatchResponse,
   type Memory,
+  type MemoryGetQuery,
+  type MemoryHistory as MemoryHistoryResponse,
   type MemoryList,
   type MemoryListQuery,
   type MemoryUpdateRequest,
@@ -29,6 +33,7 @@ import {
 import { type DocumentIngestor, type MemoryEditor } from '@memory-service/commands'
 import { type ElasticsearchStore } from '@memory-service/engines'
 import {
+  type MemoryHistory,
   type MemoryStore,
   type MemorySearch,
   type SearchStages,
@@ -39,7 +44,7 @@ import { type OutgoingEvent } from '@memory-service/domain'
 export interface MemoryRouteDependencies {
   documents: DocumentIngestor
   jobs: ElasticsearchStore<IngestionJob>
-  memories: { store: MemoryStore; editor: MemoryEditor }
+  memories: { store: MemoryStore; editor: MemoryEditor; history: MemoryHistory }
   search: {
     memories: MemorySearch
     /** The instance's retrieval settings (its active configuration): defaults and whether the graph is asked. */
@@ -280,7 +285,7 @@ function registerMemorySearchRoute(
 /** Single memories: read, list, update, delete, always within the key's own instance. */
 function registerMemoryResourceRoutes(
   app: FastifyInstance,
-  { store, editor }: { store: MemoryStore; editor: MemoryEditor },
+  { store, editor, history }: MemoryRouteDependencies['memories'],
 ): void {
   const notFound = (memoryId: string) =>
     new AppError('NOT_FOUND', 'Memory not found', { memory_id: memoryId })
@@ -324,19 +329,69 @@ function registerMemoryResourceRoutes(
     },
   )
 
-  app.get<{ Params: { memory_id: string } }>(
+  app.get<{ Params: { memory_id: string }; Querystring: MemoryGetQuery }>(
     '/v1/memories/:memory_id',
     {
       config: { permission: 'memories:read' },
       schema: {
         tags: ['memories'],
-        summary: 'One memory of this instance',
+        summary: 'One memory of this instance; with as_of, only if it was valid at that moment',
         params: memoryIdParams,
+        querystring: { $ref: 'MemoryGetQuery.schema.json#' },
         response: { 200: { $ref: 'Memory.schema.json#' } },
       },
     },
-    async (request): Promise<Memory> =>
-      publicMemoryOf(await ownMemory(principalOf(request).instance.instance_id, request.params.memory_id)),
+    async (request): Promise<Memory> => {
+      const memory = await ownMemory(principalOf(request).instance.instance_id, request.params.memory_id)
+      const asOf = request.query.as_of
+      if (asOf !== undefined && !isValidAt(validityOf(memory), asOf)) {
+        throw new AppError('NOT_FOUND', 'Memory not valid at as_of', {
+          memory_id: request.params.memory_id,
+          as_of: asOf,
+          reason: 'not_valid_at',
+        })
+      }
+      return publicMemoryOf(memory)
+    },
+  )
+
+  app.get<{ Params: { memory_id: string } }>(
+    '/v1/memories/:memory_id/history',
+    {
+      config: { permission: 'memories:read' },
+      schema: {
+        tags: ['memories'],
+        summary:
+          'Every change of a memory, oldest first (created, updated, superseded, reinstated, deleted), with its cause and correlation id',
+        params: memoryIdParams,
+        response: { 200: { $ref: 'MemoryHistory.schema.json#' } },
+      },
+    },
+    async (request): Promise<MemoryHistoryResponse> => {
+      const instanceId = principalOf(request).instance.instance_id
+      const memoryId = request.params.memory_id
+      const entries = isMemoryId(memoryId) ? await history.of(instanceId, memoryId) : []
+      if (entries.length === 0) {
+        // A memory projected before histories were kept still exists: its history starts at what it is now.
+        const stored = isMemoryId(memoryId) ? await store.get(memoryId) : null
+        if (stored?.instance_id !== instanceId) throw notFound(memoryId)
+        return { memory_id: memoryId, changes: [] }
+      }
+      return {
+        memory_id: memoryId,
+        changes: entries.map((entry) => ({
+          version: entry.version,
+          change: entry.change,
+          changed_at: entry.changed_at,
+          cause: entry.cause,
+          correlation_id: entry.correlation_id,
+          content: entry.content,
+          valid_from: entry.valid_from,
+          valid_to: entry.valid_to,
+          superseded_by: entry.superseded_by,
+        })),
+      }
+    },
   )
 
   app.patch<{ Params: { memory_id: string }; Body: MemoryUpdateRequest }>(

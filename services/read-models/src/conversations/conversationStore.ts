@@ -1,12 +1,18 @@
 import { hash } from 'node:crypto'
 import type { Client } from '@elastic/elasticsearch'
+import { deleteMatchingDocuments } from '@memory-service/engines'
 import type {
   ConversationCompacted,
   ConversationEventRecorded,
   UserDataErased,
 } from '@memory-service/contracts'
 import type { Turn } from '@memory-service/domain'
-import { CONVERSATION_TURNS_INDEX, CONVERSATIONS_INDEX, ERASURES_INDEX, storeIdOf } from '@memory-service/domain'
+import {
+  CONVERSATION_TURNS_INDEX,
+  CONVERSATIONS_INDEX,
+  ERASURES_INDEX,
+  storeIdOf,
+} from '@memory-service/domain'
 
 /** A turn's document id: event ids are unique within a conversation, not across conversations or instances. */
 export function turnDocumentId(instanceId: string, conversationId: string, eventId: string): string {
@@ -61,27 +67,7 @@ const maxTurnsRead = 10_000
  * cannot replace a newer one.
  */
 export function createConversationStore(client: Client) {
-  /** Ids of every document of an index matching a filter, page by page (this Elasticsearch has no delete-by-query). */
-  async function deleteMatching(index: string, filter: object[]): Promise<number> {
-    let deleted = 0
-    for (;;) {
-      const page = await client.search({ index, size: 1000, _source: false, query: { bool: { filter } } })
-      const ids = page.hits.hits.flatMap((hit) => (hit._id ? [hit._id] : []))
-      if (ids.length === 0) return deleted
-      const response = await client.bulk({
-        operations: ids.map((id) => ({ delete: { _index: index, _id: id } })),
-        refresh: true,
-      })
-      // A delete that failed would come back in the next page forever: stop and let the caller retry.
-      const failed = response.items.filter((item) => item.delete?.error && item.delete.status !== 404)
-      if (failed.length > 0) {
-        throw new Error(
-          `${String(failed.length)} of ${String(ids.length)} deletions from ${index} failed: ${failed[0]?.delete?.error?.type ?? '?'} ${failed[0]?.delete?.error?.reason ?? ''}`,
-        )
-      }
-      deleted += ids.length
-    }
-  }
+  const deleteMatching = (index: string, filter: object[]) => deleteMatchingDocuments(client, index, filter)
   /** Every conversation id among the turns matching a filter, however many (a composite aggregation, page by page). */
   async function conversationIdsMatching(filter: object[]): Promise<string[]> {
     const found: string[] = []
@@ -102,8 +88,7 @@ export function createConversationStore(client: Client) {
         },
       })
       const aggregation = page.aggregations?.conversations as
-        | { buckets?: { key: { id: string } }[]; after_key?: Record<string, string> }
-        | undefined
+        { buckets?: { key: { id: string } }[]; after_key?: Record<string, string> } | undefined
       const buckets = aggregation?.buckets ?? []
       for (const bucket of buckets) found.push(bucket.key.id)
       if (buckets.length === 0 || !aggregation?.after_key) return found

@@ -1,5 +1,5 @@
 import { activeGraphGenerationQuery } from './graphGenerations.js'
-import { entityKey } from '@memory-service/domain'
+import { entityKey, validityOf } from '@memory-service/domain'
 import { type ConsumedEvent } from '@memory-service/log'
 import { type MemoryChanged } from '@memory-service/contracts'
 import { type Neo4jStore } from '@memory-service/engines'
@@ -58,7 +58,9 @@ CALL {
   UNWIND m.relations AS related
   MATCH (from:Entity {generation: $generation, entity_id: related.from_entity_id}),
       (to:Entity {generation: $generation, entity_id: related.to_entity_id})
-  MERGE (from)-[:RELATES_TO {memory_id: memory.id, type: related.type}]->(to)
+  MERGE (from)-[relation:RELATES_TO {memory_id: memory.id, type: related.type}]->(to)
+  // A relation holds while the memory stating it does.
+  SET relation.valid_from = m.properties.valid_from, relation.valid_to = m.properties.valid_to
 }
 WITH previousIds
 ${recountTouched}`
@@ -155,6 +157,7 @@ export function createGraphProjection(
               created_at: memory.created_at,
               updated_at: memory.updated_at,
               ingestion_id: memory.source.ingestion_id,
+              ...validityOf(memory),
             },
             entities: memory.entities.map((entity) => ({
               entity_id: entity.entity_id,

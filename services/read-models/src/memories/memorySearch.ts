@@ -5,6 +5,7 @@ import type { Embedder } from '@memory-service/engines'
 import { AppError } from '@memory-service/domain'
 import { MEMORIES_ALIAS } from '@memory-service/domain'
 import { derivedFields, type StoredMemory } from './memoryStore.js'
+import { validityFilters } from './memoryValidity.js'
 import { entityIdFor, entityKeyCandidatesOf, subQueriesOf, withoutNames } from '@memory-service/domain'
 import {
   cosine,
@@ -15,7 +16,7 @@ import {
   type Ranking,
   type ScoredList,
 } from '@memory-service/domain'
-import { searchTermsOf } from '@memory-service/domain'
+import { askedFactOf, searchTermsOf, type AskedFact } from '@memory-service/domain'
 
 export type SearchRequest = MemorySearchRequest & {
   limit: number
@@ -115,7 +116,40 @@ export function scopeFilters(
   for (const [key, value] of Object.entries(wanted?.metadata ?? {})) {
     filters.push({ term: { [`metadata.${key}`]: String(value) } })
   }
+  filters.push(...validityFilters(request))
   return filters
+}
+
+type Hit = SearchOutcome['hits'][number]
+
+/** How many memories stating the asked fact lead the results. */
+const statedFactsFirst = 2
+
+/** The memories stating the asked fact first (scored as the best hit), then the ranking without them. */
+function withStatedFactsFirst(hits: Hit[], stated: Hit[], limit: number): Hit[] {
+  if (stated.length === 0) return hits
+  const top = hits[0]?.score ?? 1
+  const ids = new Set(stated.map(({ memory }) => memory.id))
+  return [
+    ...stated.map(({ memory }) => ({
+      memory,
+      score: Math.max(top, hits.find((hit) => hit.memory.id === memory.id)?.score ?? 0),
+    })),
+    ...hits.filter(({ memory }) => !ids.has(memory.id)),
+  ].slice(0, limit)
+}
+
+/** Superseded memories weighed down by `weight` (see SearchTuning.superseded), in the new order of their scores. */
+function supersededWeighedDown<T extends { memory: StoredMemory; score: number }>(
+  hits: T[],
+  asOf: string | undefined,
+  weight: number,
+): T[] {
+  const moment = Date.parse(asOf ?? new Date().toISOString())
+  const superseded = (hit: T) => hit.memory.valid_to != null && Date.parse(hit.memory.valid_to) <= moment
+  return hits
+    .map((hit) => (superseded(hit) ? { ...hit, score: hit.score * weight } : hit))
+    .sort((a, b) => b.score - a.score)
 }
 
 const withoutVectors = { excludes: derivedFields }
@@ -433,9 +467,51 @@ export function createMemorySearch(deps: {
     }
   }
 
+  /**
+   * The memories that state the fact a question asks about ("where does Ana live?": Ana's residence), valid at the
+   * question's moment unless superseded ones are asked for: the version whose value the question names first, then
+   * the one in force, then the latest. Ranking by similarity alone confuses a person's attributes with each other
+   * ("job" is nearer "started a new job at Kestrel" than "works as a photographer"); the fact says which one is asked.
+   */
+  async function statedFacts(instanceId: string, request: SearchRequest, asked: AskedFact): Promise<Hit[]> {
+    const filter: estypes.QueryDslQueryContainer[] = [
+      ...scopeFilters(instanceId, request),
+      { term: { 'fact.attribute': asked.attribute } },
+    ]
+    if (asked.subjects.length > 0) filter.push({ terms: { 'fact.subject': [...asked.subjects, 'self'] } })
+    const response = await deps.elasticsearch.search<StoredMemory>({
+      index,
+      size: 20,
+      query: { bool: { filter } },
+      sort: [{ valid_from: 'desc' }, { id: 'asc' }],
+      track_total_hits: false,
+      _source: withoutVectors,
+    })
+    const moment = Date.parse(request.as_of ?? new Date().toISOString())
+    const words = new Set(asked.words)
+    const named = (memory: StoredMemory) =>
+      (memory.fact?.value ?? '').split(' ').some((word) => word.length > 0 && words.has(word))
+    const inForce = (memory: StoredMemory) => memory.valid_to == null || Date.parse(memory.valid_to) > moment
+    const memories = response.hits.hits.flatMap((hit) => (hit._source ? [hit._source] : []))
+    return [...memories]
+      .sort((a, b) => Number(named(b)) - Number(named(a)) || Number(inForce(b)) - Number(inForce(a)))
+      .slice(0, statedFactsFirst)
+      .map((memory) => ({ memory, score: 0 }))
+  }
+
   return {
-    search: (instanceId, request) =>
-      request.mode === 'fast' ? fast(instanceId, request) : accurate(instanceId, request),
+    async search(instanceId, request) {
+      const asked = askedFactOf(request.query)
+      const [outcome, stated] = await Promise.all([
+        request.mode === 'fast' ? fast(instanceId, request) : accurate(instanceId, request),
+        asked ? statedFacts(instanceId, request, asked) : Promise.resolve([]),
+      ])
+      const hits =
+        request.include_superseded === true
+          ? supersededWeighedDown(outcome.hits, request.as_of, tuning.superseded)
+          : outcome.hits
+      return { ...outcome, hits: withStatedFactsFirst(hits, stated, request.limit) }
+    },
     async hasMemories(instanceId, scope) {
       const response = await deps.elasticsearch.search({
         index,

@@ -1,6 +1,7 @@
 import type { Client, estypes } from '@elastic/elasticsearch'
 import type { MemoryListQuery } from '@memory-service/contracts'
-import { MEMORIES_ALIAS, type MemoryDocument } from '@memory-service/domain'
+import { MEMORIES_ALIAS, type MemoryDocument, type MemoryState } from '@memory-service/domain'
+import { validityFilters } from './memoryValidity.js'
 
 /** A memory as read back: the vector only when asked for, the keyword terms absent from documents older than them. */
 export type StoredMemory = Omit<
@@ -23,6 +24,39 @@ export const derivedFields = [
   'readings_embedding',
 ]
 
+/** The memory's state as its events carry it, back from what the projection stored (read with its vectors). */
+export function memoryStateOf(stored: StoredMemory, vector: number[] = []): MemoryState {
+  const {
+    entity_ids,
+    entity_names,
+    version,
+    last_event_id,
+    embedding_model,
+    embedding,
+    content_terms,
+    context,
+    context_terms,
+    context_embedding,
+    readings_embedding,
+    ...state
+  } = stored
+  return {
+    ...state,
+    embedding: { model: embedding_model, vector: embedding ?? vector },
+    ...(context
+      ? {
+          context: { ...context, embedding: { model: embedding_model, vector: context_embedding ?? vector } },
+        }
+      : {}),
+  }
+}
+
+/** The scope a memory belongs to, which a fact's versions share. */
+export interface MemoryScopeFilter {
+  user_id: string | null
+  customer_id: string | null
+}
+
 export interface MemoryStore {
   /** Real-time read of one memory (no refresh needed); with the vector only when asked for. */
   get(id: string, options?: { withVector?: boolean }): Promise<StoredMemory | null>
@@ -31,6 +65,11 @@ export interface MemoryStore {
     instanceId: string,
     query: MemoryListQuery & { page: number; page_size: number },
   ): Promise<{ items: StoredMemory[]; total: number }>
+  /**
+   * Every stored version of these facts in one scope, with vectors (their next version is written whole). Refreshes
+   * the index first: a version stored a moment ago by another document must be seen.
+   */
+  factVersions(instanceId: string, scope: MemoryScopeFilter, keys: string[]): Promise<StoredMemory[]>
   /** How many memories the instance holds now (deleted and erased ones are gone from the index). */
   count(instanceId: string): Promise<number>
 }
@@ -55,6 +94,8 @@ export function createMemoryStore(client: Client, index: string = MEMORIES_ALIAS
       if (query.type !== undefined) filter.push({ term: { type: query.type } })
       if (query.ingestion_id !== undefined)
         filter.push({ term: { 'source.ingestion_id': query.ingestion_id } })
+      // Without a moment the list is the inventory: every stored memory, superseded ones included.
+      if (query.as_of !== undefined) filter.push(...validityFilters({ as_of: query.as_of }))
       const response = await client.search<StoredMemory>({
         index,
         query: { bool: { filter } },
@@ -69,6 +110,31 @@ export function createMemoryStore(client: Client, index: string = MEMORIES_ALIAS
         items: response.hits.hits.flatMap((hit) => (hit._source ? [hit._source] : [])),
         total: typeof total === 'number' ? total : (total?.value ?? 0),
       }
+    },
+    async factVersions(instanceId, scope, keys) {
+      if (keys.length === 0) return []
+      await client.indices.refresh({ index })
+      const scoped = (field: string, value: string | null): estypes.QueryDslQueryContainer =>
+        value === null ? { bool: { must_not: { exists: { field } } } } : { term: { [field]: value } }
+      const response = await client.search<StoredMemory>(
+        {
+          index,
+          size: 1000,
+          query: {
+            bool: {
+              filter: [
+                { term: { instance_id: instanceId } },
+                { terms: { 'fact.key': keys } },
+                scoped('scope.user_id', scope.user_id),
+                scoped('scope.customer_id', scope.customer_id),
+              ],
+            },
+          },
+          _source: { excludes: ['content_terms', 'context_terms'] },
+        },
+        { querystring: { _source_exclude_vectors: false } },
+      )
+      return response.hits.hits.flatMap((hit) => (hit._source ? [hit._source] : []))
     },
     async count(instanceId) {
       const response = await client.count({ index, query: { term: { instance_id: instanceId } } })

@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto'
+import type { MemoryChanged } from '@memory-service/contracts'
+import { validityChanges, type FactVersion, type MemoryState, type Validity } from '@memory-service/domain'
+
+/** A stored memory that states a fact, at the version the projection holds. */
+export interface StoredFactVersion {
+  version: number
+  memory: MemoryState
+}
+
+export interface FactScope {
+  user_id: string | null
+  customer_id: string | null
+}
+
+/** One fact of one scope: the memories that share its key are its versions. */
+export interface FactOf {
+  instanceId: string
+  scope: FactScope
+  key: string
+  /** The memory whose arrival, edit or removal asks for the fact to be settled (the cause of the updates). */
+  cause: string
+}
+
+export interface FactPorts {
+  /** Every stored version of these facts in the scope, including versions stored a moment ago. */
+  factVersions(instanceId: string, scope: FactScope, keys: string[]): Promise<StoredFactVersion[]>
+  publishMemories(events: MemoryChanged[], correlationId: string): Promise<void>
+  /** Resolves once every event's version is readable from the vector projection (false after a timeout). */
+  awaitProjected(events: MemoryChanged[]): Promise<boolean>
+}
+
+const rounds = 3
+
+function versionOf(memory: MemoryState): FactVersion {
+  return {
+    id: memory.id,
+    value: memory.fact?.value ?? '',
+    valid_from: memory.valid_from ?? '',
+    valid_to: memory.valid_to ?? null,
+    superseded_by: memory.superseded_by ?? null,
+  }
+}
+
+/** The facts these memory events state, one per scope and key. */
+export function factsOf(events: MemoryChanged[]): FactOf[] {
+  const facts = new Map<string, FactOf>()
+  for (const { memory, memory_id, instance_id } of events) {
+    if (!memory.fact) continue
+    const scope = { user_id: memory.scope.user_id, customer_id: memory.scope.customer_id }
+    const name = JSON.stringify([instance_id, scope.user_id, scope.customer_id, memory.fact.key])
+    if (!facts.has(name))
+      facts.set(name, { instanceId: instance_id, scope, key: memory.fact.key, cause: memory_id })
+  }
+  return [...facts.values()]
+}
+
+const nameOf = (fact: FactOf) =>
+  JSON.stringify([fact.instanceId, fact.scope.user_id, fact.scope.customer_id, fact.key])
+
+/**
+ * Keeps the versions of each fact in a scope consistent: a new memory that states a fact gets the validity the whole
+ * set of versions gives it, and stored versions whose validity that changes get a new version (an `updated` event
+ * caused by supersession, so history and replays see it). One fact is settled by one writer at a time in a process;
+ * a version another process stored meanwhile is reconciled once the writer's own change is visible (whichever of the
+ * two settles last sees both).
+ */
+export function createFactSupersession(ports: FactPorts, now: () => Date) {
+  const held = new Map<string, Promise<void>>()
+
+  /** Waits until no other writer of this process settles these facts; resolves with the release. */
+  async function lock(facts: FactOf[]): Promise<() => void> {
+    const releases: (() => void)[] = []
+    // One order for every writer, so two writers of overlapping facts cannot wait for each other.
+    for (const name of [...new Set(facts.map(nameOf))].sort()) {
+      const before = held.get(name) ?? Promise.resolve()
+      let release: () => void = () => undefined
+      const mine = new Promise<void>((resolve) => (release = resolve))
+      const chained = before.then(() => mine)
+      held.set(name, chained)
+      await before
+      releases.push(() => {
+        release()
+        if (held.get(name) === chained) held.delete(name)
+      })
+    }
+    return () => releases.forEach((release) => release())
+  }
+
+  function updateOf(stored: StoredFactVersion, validity: Validity, cause: string, at: string): MemoryChanged {
+    return {
+      type: 'memory_changed',
+      change: 'updated',
+      event_id: randomUUID(),
+      memory_id: stored.memory.id,
+      instance_id: stored.memory.instance_id,
+      version: stored.version + 1,
+      changed_at: at,
+      memory: { ...stored.memory, ...validity },
+      cause: { kind: 'supersession', memory_id: cause },
+    }
+  }
+
+  async function storedVersions(fact: FactOf): Promise<StoredFactVersion[]> {
+    const stored = await ports.factVersions(fact.instanceId, fact.scope, [fact.key])
+    return stored.filter(({ memory }) => memory.fact?.key === fact.key)
+  }
+
+  /**
+   * Gives new memories (not yet appended) their validity against what is stored, and returns the updates of stored
+   * versions that changes, to be appended with them.
+   */
+  async function supersede(memories: MemoryChanged[]): Promise<MemoryChanged[]> {
+    const newIds = new Set(memories.map(({ memory_id }) => memory_id))
+    const at = now().toISOString()
+    const updates: MemoryChanged[] = []
+    for (const fact of factsOf(memories)) {
+      const arriving = memories.filter(({ memory }) => memory.fact?.key === fact.key)
+      const earlier = (await storedVersions(fact)).filter(({ memory }) => !newIds.has(memory.id))
+      const versions = [...earlier, ...arriving].map(({ memory }) => versionOf(memory))
+      for (const { id, validity } of validityChanges(versions)) {
+        const created = arriving.find(({ memory_id }) => memory_id === id)
+        if (created) Object.assign(created.memory, validity)
+        const previous = earlier.find(({ memory }) => memory.id === id)
+        if (previous) updates.push(updateOf(previous, validity, fact.cause, at))
+      }
+    }
+    return updates
+  }
+
+  /**
+   * Once the writer's own change is visible: appends the validity every stored version of these facts should have and
+   * does not (a version another process stored at the same time, or one whose successor was deleted or edited away),
+   * until none is left. Resolves with how many updates it appended.
+   */
+  async function reconcile(facts: FactOf[], correlationId: string): Promise<number> {
+    let appended = 0
+    for (let round = 0; round < rounds; round += 1) {
+      const at = now().toISOString()
+      const updates: MemoryChanged[] = []
+      for (const fact of facts) {
+        const versions = await storedVersions(fact)
+        for (const { id, validity } of validityChanges(versions.map(({ memory }) => versionOf(memory)))) {
+          const previous = versions.find(({ memory }) => memory.id === id)
+          if (previous) updates.push(updateOf(previous, validity, fact.cause, at))
+        }
+      }
+      if (updates.length === 0) return appended
+      await ports.publishMemories(updates, correlationId)
+      await ports.awaitProjected(updates)
+      appended += updates.length
+    }
+    return appended
+  }
+
+  return { lock, supersede, reconcile }
+}

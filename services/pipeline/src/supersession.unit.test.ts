@@ -1,0 +1,152 @@
+import { describe, expect, it } from 'vitest'
+import { createLogger, type Embedder } from '@memory-service/engines'
+import { createBuiltinExtractor } from '@memory-service/domain'
+import { type ConsumedEvent } from '@memory-service/log'
+import { type DocumentAccepted, type MemoryChanged } from '@memory-service/contracts'
+import { createDocumentPipeline } from './documentPipeline.js'
+
+const embedder: Embedder = {
+  model: 'test/constant',
+  dimension: 3,
+  embed: async (texts) => texts.map(() => [1, 0, 0]),
+  close: async () => undefined,
+}
+
+let documents = 0
+function document(text: string, createdAt: string, userId = 'u1'): ConsumedEvent<DocumentAccepted> {
+  documents += 1
+  const payload: DocumentAccepted = {
+    type: 'document_accepted',
+    ingestion_id: `ing_${documents.toString(16).padStart(32, '0')}`,
+    instance_id: `inst_${'d'.repeat(16)}`,
+    client_id: 'cli_e',
+    document_id: `doc-${String(documents)}`,
+    document: text,
+    document_type: 'ai-chat-conversation',
+    mode: 'fast',
+    document_created_at: createdAt,
+    user_id: userId,
+    customer_id: null,
+    metadata: {},
+    accepted_at: createdAt,
+  }
+  return {
+    topic: 'mem.documents.v1',
+    partition: 0,
+    offset: String(documents),
+    key: 'k',
+    payload,
+    headers: {},
+    correlationId: `corr-${String(documents)}`,
+    raw: { key: null, value: Buffer.from(''), headers: {} },
+  }
+}
+
+/** The pipeline over a log held in memory, with the projection it reads facts from (latest version per memory). */
+function world() {
+  const log: MemoryChanged[] = []
+  const projected = new Map<string, MemoryChanged>()
+  const pipeline = createDocumentPipeline(
+    {
+      extractor: createBuiltinExtractor(),
+      embedder,
+      knownEntities: async () => [],
+      jobStatus: async () => null,
+      publishJob: async () => undefined,
+      publishMemories: async (events) => {
+        for (const event of events) {
+          log.push(event)
+          const current = projected.get(event.memory_id)
+          if (!current || current.version < event.version) projected.set(event.memory_id, event)
+        }
+      },
+      publishUsage: async () => undefined,
+      awaitProjected: async () => true,
+      factVersions: async (instanceId, scope, keys) =>
+        [...projected.values()]
+          .filter(
+            ({ memory }) =>
+              memory.instance_id === instanceId &&
+              memory.scope.user_id === scope.user_id &&
+              memory.fact !== undefined &&
+              keys.includes(memory.fact.key),
+          )
+          .map(({ version, memory }) => ({ version, memory })),
+      deadLetters: { write: async () => undefined },
+    },
+    { retry: { maxAttempts: 1, baseDelayMs: 1, sleep: async () => undefined } },
+  )
+  const logger = createLogger({ level: 'silent', name: 'supersession-test' })
+  return {
+    log,
+    ingest: async (...events: ConsumedEvent<DocumentAccepted>[]) => {
+      for (const event of events) await pipeline.process(event, logger)
+    },
+    /** content → [valid_from, valid_to, superseded content] as the projection holds it. */
+    state: () =>
+      Object.fromEntries(
+        [...projected.values()].map(({ memory }) => [
+          memory.content,
+          [
+            memory.valid_from,
+            memory.valid_to,
+            projected.get(memory.superseded_by ?? '')?.memory.content ?? null,
+          ],
+        ]),
+      ),
+  }
+}
+
+const lisbon = () => document('Caroline: I live in Lisbon.', '2023-01-10T09:00:00.000Z')
+const porto = () => document('Caroline: We moved to Porto last month!', '2024-03-10T09:00:00.000Z')
+const berlin = () => document('Caroline: I relocated to Berlin.', '2025-06-01T09:00:00.000Z')
+
+describe('supersession in the pipeline', () => {
+  it('ends the older version of a fact when a newer one arrives, as an update caused by supersession', async () => {
+    const { ingest, log, state } = world()
+    await ingest(lisbon(), porto())
+    expect(state()).toEqual({
+      'Caroline lives in Lisbon.': [
+        '2023-01-10T09:00:00.000Z',
+        '2024-02-01T00:00:00.000Z',
+        'Caroline said: We moved to Porto last month (February 2024)!',
+      ],
+      'Caroline said: We moved to Porto last month (February 2024)!': [
+        '2024-02-01T00:00:00.000Z',
+        null,
+        null,
+      ],
+    })
+    const update = log.find((event) => event.change === 'updated')
+    expect(update).toMatchObject({ version: 2, cause: { kind: 'supersession' } })
+    expect(
+      log.filter((event) => event.change === 'created').every((event) => event.cause?.kind === 'ingestion'),
+    ).toBe(true)
+  })
+
+  it('ends in the same state whatever order the history arrives in', async () => {
+    const inOrder = world()
+    await inOrder.ingest(lisbon(), porto(), berlin())
+    for (const order of [
+      [berlin(), porto(), lisbon()],
+      [porto(), lisbon(), berlin()],
+      [berlin(), lisbon(), porto()],
+    ]) {
+      const shuffled = world()
+      await shuffled.ingest(...order)
+      expect(shuffled.state()).toEqual(inOrder.state())
+    }
+    expect(Object.values(inOrder.state()).filter(([, validTo]) => validTo === null)).toHaveLength(1)
+  })
+
+  it('keeps other people and other users apart, and lets a restatement supersede nothing', async () => {
+    const { ingest, state } = world()
+    await ingest(
+      lisbon(),
+      document('Melanie: I moved to Porto.', '2024-01-01T00:00:00.000Z'),
+      document('Caroline: I moved to Porto.', '2024-01-01T00:00:00.000Z', 'u2'),
+      document('Caroline: I still live in Lisbon.', '2024-05-01T00:00:00.000Z'),
+    )
+    expect(Object.values(state()).every(([, validTo]) => validTo === null)).toBe(true)
+  })
+})
