@@ -20,7 +20,11 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['services/*/src/**/*.unit.test.ts', 'infra/**/*.unit.test.ts'],
+          include: [
+            'services/*/src/**/*.unit.test.ts',
+            'infra/**/*.unit.test.ts',
+            'test/eval/**/*.unit.test.ts',
+          ],
           testTimeout: 20_000,
         },
       },
