@@ -6,6 +6,8 @@
  *       worker and projected, measured from each job's acceptance to its terminal transition on Kafka
  * One process runs gateway, pipeline and projectors, like `npm start` (BENCH_SERVICES=gateway,pipeline with
  * PIPELINE_VISIBILITY_TIMEOUT_MS=0 leaves the projectors out). BENCH_DOCUMENTS sets the document count.
+ * BENCH_FACTS=1 makes every document's second sentence a changing fact of its speaker ("Now I live in Paris."), so
+ * each one pays the supersession step (its facts' versions read and settled); the default documents state none.
  */
 import { performance } from 'node:perf_hooks'
 import { createEmbedder } from '@memory-service/engines'
@@ -32,6 +34,8 @@ const feelings = ['so proud', 'really happy', 'a bit nervous', 'grateful', 'exha
 function turn(index: number): string {
   const pick = <T>(list: T[], salt: number): T => list[(index * 7 + salt * 13) % list.length] as T
   const speaker = pick(people, 1)
+  if (process.env.BENCH_FACTS === '1')
+    return `${speaker}: I went to ${pick(activities, 2)} in ${pick(places, 3)} ${pick(when, 4)} and I felt ${pick(feelings, 5)}. Now I live in ${pick(places, 8)}.`
   return (
     `${speaker}: I went to ${pick(activities, 2)} in ${pick(places, 3)} ${pick(when, 4)} and I felt ${pick(feelings, 5)}. ` +
     `My friend ${pick(people, 6)} loves ${pick(['painting', 'hiking', 'reading', 'baking'], 7)}, and we plan to visit ${pick(places, 8)} next month.`
