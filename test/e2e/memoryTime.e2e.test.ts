@@ -95,14 +95,11 @@ describe('memory over time', () => {
       valid_to: movedOn.valid_from,
       superseded_by: portoMemory.memoryId,
     })
-    // Asked for, the superseded version comes after every current one.
+    // Asked for, the superseded version is found, weighed down below the version that superseded it.
     const all = await where(userId, { include_superseded: true })
     const ids = all.results.map((memory) => memory.id)
     expect(ids).toContain(lisbonMemory.memoryId)
     expect(ids.indexOf(portoMemory.memoryId)).toBeLessThan(ids.indexOf(lisbonMemory.memoryId))
-    expect(
-      all.results.slice(ids.indexOf(lisbonMemory.memoryId)).every((memory) => memory.valid_to !== null),
-    ).toBe(true)
     // The graph holds the same interval on the memory (its projection follows on its own consumer).
     const node = await eventually(async () => {
       const [row] = await graph.read<{ validTo: string | null; supersededBy: string | null }>(

@@ -135,6 +135,8 @@ export function createMemoryHistory(client: Client, index: string = MEMORY_CHANG
       }
     },
     async memoryIdsOfUser(instanceId, userId) {
+      // A memory deleted a moment before the erasure must be found too.
+      await client.indices.refresh({ index })
       const ids: string[] = []
       let after: Record<string, string | number | null> | undefined
       for (;;) {
