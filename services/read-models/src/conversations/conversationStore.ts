@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto'
 import type { Client } from '@elastic/elasticsearch'
-import { deleteMatchingDocuments } from '@memory-service/engines'
+import { deleteMatchingDocuments, distinctValuesOf } from '@memory-service/engines'
 import type {
   ConversationCompacted,
   ConversationEventRecorded,
@@ -68,33 +68,9 @@ const maxTurnsRead = 10_000
  */
 export function createConversationStore(client: Client) {
   const deleteMatching = (index: string, filter: object[]) => deleteMatchingDocuments(client, index, filter)
-  /** Every conversation id among the turns matching a filter, however many (a composite aggregation, page by page). */
-  async function conversationIdsMatching(filter: object[]): Promise<string[]> {
-    const found: string[] = []
-    let after: Record<string, string | number | boolean | null> | undefined
-    for (;;) {
-      const page = await client.search({
-        index: CONVERSATION_TURNS_INDEX,
-        size: 0,
-        query: { bool: { filter } },
-        aggs: {
-          conversations: {
-            composite: {
-              size: 1000,
-              sources: [{ id: { terms: { field: 'conversation_id' } } }],
-              ...(after ? { after } : {}),
-            },
-          },
-        },
-      })
-      const aggregation = page.aggregations?.conversations as
-        { buckets?: { key: { id: string } }[]; after_key?: Record<string, string> } | undefined
-      const buckets = aggregation?.buckets ?? []
-      for (const bucket of buckets) found.push(bucket.key.id)
-      if (buckets.length === 0 || !aggregation?.after_key) return found
-      after = aggregation.after_key
-    }
-  }
+  /** Every conversation id among the turns matching a filter, however many. */
+  const conversationIdsMatching = (filter: object[]) =>
+    distinctValuesOf(client, CONVERSATION_TURNS_INDEX, filter, 'conversation_id')
   /** When the user was erased (null: never). */
   async function erasureOf(instanceId: string, userId: string): Promise<string | null> {
     const response = await client.get<{ erased_at: string }>(

@@ -2,7 +2,7 @@ import type { Client } from '@elastic/elasticsearch'
 import type { MemoryChanged } from '@memory-service/contracts'
 import { MEMORY_CHANGES_INDEX, validityOf } from '@memory-service/domain'
 import type { ConsumedEvent } from '@memory-service/log'
-import { deleteMatchingDocuments } from '@memory-service/engines'
+import { deleteMatchingDocuments, distinctValuesOf } from '@memory-service/engines'
 
 /** What a change did to a memory, as its history tells it. */
 export type HistoryChange = 'created' | 'updated' | 'superseded' | 'reinstated' | 'deleted'
@@ -137,29 +137,7 @@ export function createMemoryHistory(client: Client, index: string = MEMORY_CHANG
     async memoryIdsOfUser(instanceId, userId) {
       // A memory deleted a moment before the erasure must be found too.
       await client.indices.refresh({ index })
-      const ids: string[] = []
-      let after: Record<string, string | number | null> | undefined
-      for (;;) {
-        const response = await client.search({
-          index,
-          size: 0,
-          query: ofUser(instanceId, userId),
-          aggs: {
-            memories: {
-              composite: {
-                size: 1000,
-                sources: [{ memory_id: { terms: { field: 'memory_id' } } }],
-                ...(after ? { after } : {}),
-              },
-            },
-          },
-        })
-        const memories = response.aggregations?.memories as
-          { buckets: { key: { memory_id: string } }[]; after_key?: Record<string, string> } | undefined
-        for (const bucket of memories?.buckets ?? []) ids.push(bucket.key.memory_id)
-        if (!memories?.after_key || memories.buckets.length === 0) return ids
-        after = memories.after_key
-      }
+      return distinctValuesOf(client, index, ofUser(instanceId, userId).bool.filter, 'memory_id')
     },
     async eraseUser(instanceId, userId) {
       await client.indices.refresh({ index })

@@ -28,3 +28,32 @@ export async function deleteMatchingDocuments(
     deleted += ids.length
   }
 }
+
+/** Every distinct value of a keyword field among the documents matching a filter, however many (composite pages). */
+export async function distinctValuesOf(
+  client: Client,
+  index: string,
+  filter: object[],
+  field: string,
+): Promise<string[]> {
+  const found: string[] = []
+  let after: Record<string, string | number | boolean | null> | undefined
+  for (;;) {
+    const page = await client.search({
+      index,
+      size: 0,
+      query: { bool: { filter } },
+      aggs: {
+        values: {
+          composite: { size: 1000, sources: [{ value: { terms: { field } } }], ...(after ? { after } : {}) },
+        },
+      },
+    })
+    const aggregation = page.aggregations?.values as
+      { buckets?: { key: { value: string } }[]; after_key?: Record<string, string> } | undefined
+    const buckets = aggregation?.buckets ?? []
+    for (const bucket of buckets) found.push(bucket.key.value)
+    if (buckets.length === 0 || !aggregation?.after_key) return found
+    after = aggregation.after_key
+  }
+}
