@@ -327,8 +327,11 @@ describe('filters and limits', () => {
           'score',
           'scope',
           'source',
+          'superseded_by',
           'type',
           'updated_at',
+          'valid_from',
+          'valid_to',
         ].sort(),
       )
       expect(results[0]?.score).toBeGreaterThanOrEqual(results[1]?.score ?? Infinity)
