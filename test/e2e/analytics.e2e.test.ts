@@ -218,6 +218,78 @@ describe('analytics routes', () => {
     expect(foreign.body).toMatchObject({ code: 'INSTANCE_NOT_FOUND' })
   })
 
+  it('export: the seeded rows as CSV with a header, each once, and as Parquet, with a file name', async () => {
+    const range = { start: at(-2 * hour), end: at(2 * hour) }
+    const download = async (format: string) => {
+      const response = await fetch(
+        `${harness.gateway.addresses.http ?? ''}/v1/analytics/export?${query({ ...range, format })}`,
+        { headers: { authorization: `Bearer ${instance.api_key.key}` } },
+      )
+      return { response, bytes: Buffer.from(await response.arrayBuffer()) }
+    }
+    const csv = await eventually(async () => {
+      const { response, bytes } = await download('csv')
+      expect(response.status, bytes.toString()).toBe(200)
+      const [header, ...rows] = bytes.toString('utf8').trim().split('\n')
+      const fetches = rows.filter((row) => row.includes('"context_fetch"'))
+      return fetches.length >= 60 ? { response, header, rows, fetches } : undefined
+    })
+    expect(csv.response.headers.get('content-type')).toBe('text/csv; charset=utf-8')
+    expect(csv.response.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="usage-inst_[0-9a-f]{16}-\d{8}T\d{6}Z-\d{8}T\d{6}Z\.csv"$/,
+    )
+    expect(csv.response.headers.get('x-correlation-id')).toBeTruthy()
+    expect(csv.header?.split(',')).toEqual(
+      [
+        'occurred_at',
+        'metric',
+        'value',
+        'latency_ms',
+        'user_id',
+        'customer_id',
+        'document_type',
+        'mode',
+        'operation',
+        'model',
+        'stage',
+        'status_code',
+        'compression_ratio',
+        'validation_score',
+        'event_id',
+      ].map((column) => `"${column}"`),
+    )
+    // Sixty fetches seeded (ten of them sent twice): each once, with the latencies sent.
+    expect(csv.fetches).toHaveLength(60)
+    const latencies = csv.fetches.map((row) => Number(row.split(',')[3])).sort((a, b) => a - b)
+    expect(latencies).toEqual(Array.from({ length: 60 }, (_, index) => index + 1))
+    const stored = csv.rows.filter((row) => row.includes('"memories_stored"'))
+    expect(stored).toHaveLength(4)
+
+    const parquet = await download('parquet')
+    expect(parquet.response.status).toBe(200)
+    expect(parquet.response.headers.get('content-type')).toBe('application/vnd.apache.parquet')
+    expect(parquet.bytes.subarray(0, 4).toString()).toBe('PAR1')
+    expect(parquet.bytes.subarray(-4).toString()).toBe('PAR1')
+    expect(parquet.bytes.length).toBeGreaterThan(500)
+
+    const refused: [Record<string, string>, string][] = [
+      [{ start: at(0), end: at(-hour) }, 'end'],
+      [{ start: at(-401 * 24 * hour), end: at(0) }, 'start'],
+      [{ ...range, format: 'xml' }, 'format'],
+    ]
+    for (const [params, field] of refused) {
+      const reply = await get(`/v1/analytics/export?${query(params)}`)
+      expect(reply.status, reply.text).toBe(400)
+      expect(reply.body.code).toBe('INVALID_INPUT')
+      expect(Object.keys((reply.body.details as { fields: Record<string, string> }).fields)).toContain(field)
+    }
+    const foreign = await get(
+      `/v1/analytics/export?${new URLSearchParams({ instance_id: harness.instance.instance.instance_id, ...range }).toString()}`,
+    )
+    expect(foreign.status).toBe(404)
+    expect(foreign.body).toMatchObject({ code: 'INSTANCE_NOT_FOUND' })
+  })
+
   it('summary: total_stored is what the instance holds now, so a deleted memory no longer counts', async () => {
     const owner = await harness.createInstance('analytics-stored-now')
     await harness.untilUsable(owner.api_key.key)

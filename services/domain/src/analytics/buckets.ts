@@ -101,3 +101,25 @@ export function zeroFilled<P extends object>(
   }
   return points
 }
+
+/** How far back usage rows are kept (the raw table's TTL), so how far back an export can reach. */
+export const rawRetentionDays = 400
+
+/**
+ * Validates the range of a usage export: raw rows, so no bucket limits, but nothing older than their retention.
+ * @throws AppError INVALID_INPUT naming the field
+ */
+export function exportRangeOf(start: string, end: string, now = new Date()): { from: string; to: string } {
+  const startAt = Date.parse(start)
+  const endAt = Date.parse(end)
+  if (Number.isNaN(startAt)) throw invalidInput({ start: 'must be an ISO 8601 date-time' })
+  if (Number.isNaN(endAt)) throw invalidInput({ end: 'must be an ISO 8601 date-time' })
+  if (endAt <= startAt) throw invalidInput({ end: 'must be later than start' })
+  if (startAt < now.getTime() - rawRetentionDays * 86_400_000) {
+    throw invalidInput(
+      { start: `usage rows are kept ${String(rawRetentionDays)} days` },
+      'Range outside the retention of usage rows',
+    )
+  }
+  return { from: new Date(startAt).toISOString(), to: new Date(endAt).toISOString() }
+}

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream'
 import { mkdirSync } from 'node:fs'
 import { createClient, type ClickHouseClient, type ClickHouseClientConfigOptions } from '@clickhouse/client'
 import { splitStatements } from '../provisioning/splitStatements.js'
@@ -60,6 +61,11 @@ export interface ClickhouseStore {
   /** Runs a SELECT with typed, server-side bound parameters (`{name:Type}` placeholders). */
   query<T>(sql: string, params?: QueryParams): Promise<T[]>
   command(sql: string, params?: QueryParams): Promise<void>
+  /**
+   * Runs a SELECT and resolves, once ClickHouse has accepted it, with the response body as ClickHouse writes it in
+   * `format` (CSVWithNames, Parquet…), to be streamed on unchanged: a query error is thrown here, before any byte.
+   */
+  streamAs(format: 'CSVWithNames' | 'Parquet', sql: string, params?: QueryParams): Promise<Readable>
   version(): Promise<string>
   close(): Promise<void>
 }
@@ -90,6 +96,13 @@ export function createClickhouseStore(client: ClickHouseClient, database: string
     },
     async command(sql, params = {}) {
       await client.command({ query: sql, query_params: params })
+    },
+    async streamAs(format, sql, params = {}) {
+      const result: { stream: Readable } = await client.exec({
+        query: `${sql} FORMAT ${format}`,
+        query_params: params,
+      })
+      return result.stream
     },
     async version() {
       const result = await client.query({ query: 'SELECT version() AS version', format: 'JSONEachRow' })

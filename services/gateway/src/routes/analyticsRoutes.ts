@@ -1,7 +1,13 @@
 import type { FastifyInstance } from 'fastify'
 import { principalOf } from '../http/frontDoor.js'
-import { bucketRetentionDays, maxDataPoints, requireOwnInstance } from '@memory-service/domain'
 import {
+  bucketRetentionDays,
+  maxDataPoints,
+  rawRetentionDays,
+  requireOwnInstance,
+} from '@memory-service/domain'
+import {
+  type AnalyticsExportQuery,
   type AnalyticsLatencyQuery,
   type AnalyticsMetricsQuery,
   type AnalyticsSummaryQuery,
@@ -87,6 +93,46 @@ export function registerAnalyticsRoutes(app: FastifyInstance, reports: Analytics
     async (request) => {
       requireOwnInstance(principalOf(request), request.query.instance_id)
       return reports.summary(request.query.instance_id, request.query.period)
+    },
+  )
+
+  app.get<{ Querystring: AnalyticsExportQuery }>(
+    '/v1/analytics/export',
+    {
+      config,
+      schema: {
+        tags: ['analytics'],
+        summary:
+          "The instance's usage rows over a range as CSV or Parquet, streamed as ClickHouse writes them",
+        description: `One row per usage event, oldest first: occurred_at, metric, value, latency_ms, user_id, customer_id, document_type, mode, operation, model, stage, status_code, compression_ratio, validation_score, event_id. csv is ClickHouse's CSVWithNames (a header row), parquet its Parquet. end must be later than start (field end); start at most ${String(rawRetentionDays)} days back (field start).`,
+        querystring: { $ref: 'AnalyticsExportQuery.schema.json#' },
+        response: {
+          200: {
+            description: 'The rows, with Content-Disposition naming a file',
+            content: {
+              'text/csv': { schema: { type: 'string' } },
+              'application/vnd.apache.parquet': { schema: { type: 'string', format: 'binary' } },
+            },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const { instance_id, start, end } = request.query
+      requireOwnInstance(principalOf(request), instance_id)
+      const format = request.query.format ?? 'csv'
+      const rows = await reports.exportUsage(instance_id, { start, end, format })
+      const stamp = (iso: string) => new Date(iso).toISOString().replace(/[-:]|\.\d{3}/g, '')
+      return reply
+        .header(
+          'content-type',
+          format === 'csv' ? 'text/csv; charset=utf-8' : 'application/vnd.apache.parquet',
+        )
+        .header(
+          'content-disposition',
+          `attachment; filename="usage-${instance_id}-${stamp(start)}-${stamp(end)}.${format}"`,
+        )
+        .send(rows)
     },
   )
 }

@@ -8,7 +8,7 @@ import type {
 } from '@memory-service/contracts'
 import type { UsageMetric } from '@memory-service/domain'
 import type { AnalyticsStore, GroupColumn, PeriodTotals } from './analyticsStore.js'
-import { timeRangeOf, zeroFilled, type TimeBucket } from '@memory-service/domain'
+import { exportRangeOf, timeRangeOf, zeroFilled, type TimeBucket } from '@memory-service/domain'
 import { changePct, estimatedCostUsd, type TokenPrice } from '@memory-service/domain'
 
 const round = (value: number, digits = 6) => Number(value.toFixed(digits))
@@ -24,6 +24,12 @@ export function createAnalyticsReports(
   memories: Pick<MemoryStore, 'count'>,
 ) {
   return {
+    /** The instance's usage rows in [start, end) as ClickHouse writes them: CSV with a header row, or Parquet. */
+    exportUsage(instanceId: string, query: { start: string; end: string; format: 'csv' | 'parquet' }) {
+      const { from, to } = exportRangeOf(query.start, query.end)
+      return store.exportRows(instanceId, from, to, query.format === 'parquet' ? 'Parquet' : 'CSVWithNames')
+    },
+
     async metrics(
       instanceId: string,
       query: { metric: UsageMetric; bucket: TimeBucket; start: string; end: string; group_by?: GroupColumn },
@@ -154,9 +160,8 @@ export function createAnalyticsReports(
       const end = new Date(Math.ceil(now.getTime() / 3_600_000) * 3_600_000)
       const start = new Date(end.getTime() - hours * 3_600_000)
       const previousStart = new Date(start.getTime() - hours * 3_600_000)
-      const [current, previous, storedNow] = await Promise.all([
-        store.periodTotals(instanceId, { from: start, to: end }),
-        store.periodTotals(instanceId, { from: previousStart, to: start }),
+      const [{ current, previous }, storedNow] = await Promise.all([
+        store.summaryTotals(instanceId, { previousFrom: previousStart, from: start, to: end }),
         memories.count(instanceId),
       ])
       const tokens = (totals: PeriodTotals) =>
