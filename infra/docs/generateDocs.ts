@@ -401,7 +401,8 @@ export const errorDescriptions: Record<ErrorCode, ErrorDescription> = {
     },
     here: {
       when: 'any problem with a proposal, all listed at once (syntax, schema, ranges, contradictions)',
-      details: '`validation_errors` `[{field, message, value}]`',
+      details:
+        '`validation_errors` `[{field, message, value, line?}]`; `line` (1-based) is the line of the text naming the field, or its nearest parent, when there is one',
     },
     see: [configVersions],
   },

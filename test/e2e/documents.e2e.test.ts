@@ -11,9 +11,10 @@ import {
   type DocumentAccepted,
   type DocumentBatchResponse,
   type ErrorBody,
+  type IngestionJobList,
 } from '@memory-service/contracts'
 import { createTestClient, refusal, refusalOf, request, statusOf, type Exchange } from '../support/http.js'
-import { readTopicToEnd, startGatewayWithInstance, uniqueName } from '../support/testEngines.js'
+import { eventually, readTopicToEnd, startGatewayWithInstance, uniqueName } from '../support/testEngines.js'
 
 let harness: Awaited<ReturnType<typeof startGatewayWithInstance>>
 let instance: CreatedInstance
@@ -310,5 +311,57 @@ describe('GET /v1/memories/{ingestion_id}/status', () => {
       status: 404,
       code: 'NOT_FOUND',
     })
+  })
+})
+
+describe('GET /v1/ingestions', () => {
+  const list = (query: string, apiKey = instance.api_key.key) =>
+    request<IngestionJobList>(baseUrl, 'GET', `/v1/ingestions${query}`, { apiKey })
+  const jobs = async (query: string, apiKey?: string): Promise<IngestionJobList> => {
+    const answer = await list(query, apiKey)
+    expect(answer.status, answer.text).toBe(200)
+    return answer.body ?? { items: [], page: 0, page_size: 0, total: -1, has_more: false }
+  }
+
+  it("lists the instance's jobs, the most recently changed first, by status and page; never another instance's", async () => {
+    const queued: string[] = []
+    for (let index = 0; index < 3; index += 1) queued.push((await client.memories.ingest(doc())).ingestion_id)
+    const firstPage = await eventually(async () => {
+      const page = await jobs('?page_size=2')
+      return page.items[0]?.ingestion_id === queued[2] ? page : undefined
+    })
+    expect(firstPage).toMatchObject({ page: 1, page_size: 2, has_more: true })
+    expect(firstPage.items.map((job) => job.ingestion_id)).toEqual([queued[2], queued[1]])
+    expect(firstPage.items[0]).toEqual({
+      ingestion_id: queued[2],
+      status: 'queued',
+      progress: { extraction: 0, categorization: 0, entity_resolution: 0, storage: 0 },
+      errors: [],
+      updated_at: expect.any(String),
+    })
+    const all = await jobs('?page_size=100')
+    expect(all.total).toBe(all.items.length)
+    expect(all.items.map((job) => job.ingestion_id)).toEqual(expect.arrayContaining(queued))
+    const updated = all.items.map((job) => Date.parse(job.updated_at))
+    expect(updated).toEqual([...updated].sort((a, b) => b - a))
+    expect(await jobs('?status=completed')).toMatchObject({ items: [], total: 0, has_more: false })
+    expect((await jobs('?status=queued&page_size=100')).total).toBe(all.total)
+
+    const others = await jobs('', other.api_key.key)
+    expect(others.items.map((job) => job.ingestion_id)).not.toContain(queued[0])
+  })
+
+  it('refuses a bad status, page or page size with 400 INVALID_INPUT naming the field', async () => {
+    for (const [query, field] of [
+      ['?status=done', 'status'],
+      ['?page=0', 'page'],
+      ['?page=101', 'page'],
+      ['?page_size=101', 'page_size'],
+    ] as const) {
+      const answer = await list(query)
+      expect(answer.status, query).toBe(400)
+      expect(answer.text, query).toContain('"code":"INVALID_INPUT"')
+      expect(answer.text, query).toContain(field)
+    }
   })
 })

@@ -157,6 +157,24 @@ describe('permissions and tenancy', () => {
     })
   })
 
+  it('tells any valid key about itself (instance, permissions), never the key or its hash; no key is 401', async () => {
+    const ingest = await tenancy.issueKey(clientA.instance.instance_id, permissionPresets.ingest, 'e2e')
+    await untilUsable(ingest.key)
+    const answer = await call('/v1/keys/current', { key: ingest.key })
+    expect(answer.status).toBe(200)
+    expect(answer.body).toEqual({
+      key_id: ingest.key_id,
+      key_prefix: expect.stringMatching(/^msk_/),
+      instance_id: clientA.instance.instance_id,
+      client_id: clientA.instance.client_id,
+      permissions: permissionPresets.ingest,
+      issued_at: expect.any(String),
+    })
+    expect(JSON.stringify(answer.body)).not.toContain(ingest.key)
+    expect(answer.headers.get('x-ratelimit-limit')).toBe('600')
+    expect((await call('/v1/keys/current')).body).toMatchObject({ code: 'UNAUTHORIZED' })
+  })
+
   it("answers another client's instance exactly like a missing one: 404 INSTANCE_NOT_FOUND", async () => {
     const other = await call(`/dashboard/instances/${clientB.instance.instance_id}`, {
       key: clientA.api_key.key,

@@ -24,14 +24,12 @@ import {
   createWebhookEventFactory,
   DOCUMENT_SUBJECT,
   documentAcceptedSchema,
-  INGESTION_JOBS_INDEX,
   mergeContent,
   MEMORY_SUBJECT,
   memoryChangedSchema,
   parseTokenPrices,
   USAGE_SUBJECT,
   usageRecordedSchema,
-  type IngestionJob,
   CONTROL_TOPIC,
   serviceConsumerGroups,
   deployment,
@@ -58,13 +56,13 @@ import {
   createMemorySearch,
   createMemoryStore,
   createMemoryHistory,
+  createIngestionJobs,
   type AnalyticsReports,
   type ConfigReports,
   type MemorySearch,
   webhookSettingsOf,
 } from '@memory-service/read-models'
 import { answeredByOwner } from './http/analyticsForwarding.js'
-import { createElasticsearchStore } from '@memory-service/engines'
 import type { CreatedInstance } from '@memory-service/contracts'
 import type { AnticipationStats } from './grpc/anticipationScheduler.js'
 import type { AnticipatedTurn } from './grpc/eventStreamService.js'
@@ -159,7 +157,7 @@ export async function startGatewayService(
     logger,
   )
   runtime.onClose(() => events.close())
-  const jobs = createElasticsearchStore<IngestionJob>(engines.elasticsearch, INGESTION_JOBS_INDEX)
+  const jobs = createIngestionJobs(engines.elasticsearch)
   const memoryStore = createMemoryStore(engines.elasticsearch)
   const memoryHistory = createMemoryHistory(engines.elasticsearch)
   const partitionReader = createPartitionReader(engines.kafka)

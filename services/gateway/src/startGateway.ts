@@ -1,16 +1,10 @@
 import type { AnticipationStats } from './grpc/anticipationScheduler.js'
 import type { EventStreamDependencies } from './grpc/eventStreamService.js'
-import {
-  checkDependencies,
-  type Engines,
-  type Logger,
-  type ElasticsearchStore,
-} from '@memory-service/engines'
+import { checkDependencies, type Engines, type Logger } from '@memory-service/engines'
 import { createConsumerLagReader, type ControlPlane, type EventRecorder } from '@memory-service/log'
 import { type ServiceConfig } from '@memory-service/contracts'
 import { type TenancyCommands, type DocumentIngestor, type MemoryEditor } from '@memory-service/commands'
-import { type IngestionJob } from '@memory-service/domain'
-import { type MemoryHistory, type MemoryStore } from '@memory-service/read-models'
+import { type IngestionJobs, type MemoryHistory, type MemoryStore } from '@memory-service/read-models'
 import { buildApp, type AppDependencies } from './app.js'
 import { startGrpcServer } from './grpc/grpcServer.js'
 import { createRateLimiter } from './http/rateLimiter.js'
@@ -28,7 +22,7 @@ export interface GatewayDependencies {
   tenancy: TenancyCommands
   events: EventRecorder
   documents: DocumentIngestor
-  jobs: ElasticsearchStore<IngestionJob>
+  jobs: IngestionJobs
   memories: { store: MemoryStore; editor: MemoryEditor; history: MemoryHistory }
   search: AppDependencies['search']
   analytics: AppDependencies['analytics']

@@ -6,6 +6,7 @@ import {
   configValidationError,
   defaultArchitectureConfig,
   parseConfigText,
+  locateConfigProblems,
   validateArchitectureConfig,
   type ArchitectureConfig,
   type ConfigFormat,
@@ -138,7 +139,7 @@ export function createConfigCommands(
       const parsed = parseConfigText(text, format)
       if ('problems' in parsed) throw configValidationError(parsed.problems)
       const validated = validateArchitectureConfig(parsed.value, served)
-      if ('problems' in validated) throw configValidationError(validated.problems)
+      if ('problems' in validated) throw configValidationError(locateConfigProblems(text, validated.problems))
       const event = events.configVersionProposed({
         instanceId,
         configuration: validated.config,

@@ -1,6 +1,6 @@
 import { Ajv, type ErrorObject } from 'ajv'
 import addFormats from 'ajv-formats'
-import { parseDocument } from 'yaml'
+import { LineCounter, isMap, isSeq, parseDocument, type Node } from 'yaml'
 import { AppError } from '../errors/appError.js'
 import type { MemoryArchitectureConfig } from '@memory-service/contracts'
 import { readContractSchema } from '@memory-service/contracts/files'
@@ -30,6 +30,8 @@ export interface ConfigProblem {
   field: string
   message: string
   value: unknown
+  /** The 1-based line of the proposal's text the problem is on, when the text names the field (or its parent). */
+  line?: number
 }
 
 export type ConfigFormat = 'yaml' | 'json'
@@ -76,6 +78,7 @@ export function parseConfigText(
           field: ROOT,
           message: `invalid YAML${line ? ` at line ${String(line.line)}, column ${String(line.col)}` : ''}: ${(error.message.split('\n')[0] ?? error.code).replace(/ at line \d+, column \d+:?$/, '')}`,
           value: line ? (lines[line.line - 1] ?? null) : null,
+          ...(line ? { line: line.line } : {}),
         }
       }),
     }
@@ -178,6 +181,37 @@ export function validateArchitectureConfig(
       )
   }
   return problems.length > 0 ? { problems } : { config }
+}
+
+/**
+ * Places each problem on the line of the text that names its field: the field's key when it is there, else the
+ * nearest parent's (a missing or wrong field is written inside its section). JSON is read as YAML, its superset, so
+ * both formats get lines. A problem of the whole text keeps what it had.
+ */
+export function locateConfigProblems(text: string, problems: ConfigProblem[]): ConfigProblem[] {
+  const lineCounter = new LineCounter()
+  const document = parseDocument(text, { lineCounter })
+  if (document.errors.length > 0) return problems
+  const offsetOf = (path: string[]): number | undefined => {
+    for (let length = path.length; length > 0; length -= 1) {
+      const parent = length === 1 ? document.contents : document.getIn(path.slice(0, length - 1), true)
+      const last = path[length - 1]
+      if (isMap(parent)) {
+        const pair = parent.items.find((item) => (item.key as { value?: unknown } | null)?.value === last)
+        const node = (pair?.key ?? pair?.value) as Node | null | undefined
+        if (node?.range) return node.range[0]
+      } else if (isSeq(parent)) {
+        const node = parent.items[Number(last)] as Node | null | undefined
+        if (node?.range) return node.range[0]
+      }
+    }
+    return undefined
+  }
+  return problems.map((problem) => {
+    if (problem.line !== undefined || problem.field === ROOT) return problem
+    const offset = offsetOf(problem.field.split('.'))
+    return offset === undefined ? problem : { ...problem, line: lineCounter.linePos(offset).line }
+  })
 }
 
 export function configValidationError(problems: ConfigProblem[]): AppError {

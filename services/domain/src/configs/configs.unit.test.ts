@@ -3,6 +3,7 @@ import { createControlEventFactory } from '../tenancy/controlEvents.js'
 import {
   defaultArchitectureConfig,
   parseConfigText,
+  locateConfigProblems,
   projectionPolicy,
   projectionsToRebuild,
   validateArchitectureConfig,
@@ -68,6 +69,29 @@ describe('configuration documents', () => {
     expect(parseConfigText('{"retrieval": ', 'json')).toEqual({
       problems: [{ field: '(root)', message: expect.stringMatching(/^invalid JSON: /), value: null }],
     })
+  })
+
+  it('places each validation problem on the line naming its field, or its nearest parent', () => {
+    const text =
+      'extraction:\n  min_confidence: 0.5\nretrieval:\n  default_mode: fast\n  max_results: 5000\n  colour: blue\n'
+    const problems = [
+      { field: 'retrieval.max_results', message: 'too big', value: 5000 },
+      { field: 'retrieval.colour', message: 'is not a configuration field', value: 'blue' },
+      { field: 'extraction.memory_types', message: 'is missing', value: null },
+      { field: 'storage.vector.embedding_model', message: 'unknown', value: null },
+      { field: '(root)', message: 'whole text', value: null },
+    ]
+    expect(locateConfigProblems(text, problems).map((problem) => problem.line)).toEqual([
+      5,
+      6,
+      1,
+      undefined,
+      undefined,
+    ])
+    const json = '{\n  "retrieval": {\n    "max_results": 5000\n  }\n}\n'
+    expect(locateConfigProblems(json, problems.slice(0, 1))[0]?.line).toBe(3)
+    const syntax = parseConfigText('retrieval:\n  default_mode: fast\n   max_results: [5\n', 'yaml')
+    expect('problems' in syntax && syntax.problems[0]?.line).toBeGreaterThan(1)
   })
 
   it('reports every schema violation with its field and value', () => {

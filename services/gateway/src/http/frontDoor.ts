@@ -11,8 +11,11 @@ import type { RateLimiter } from './rateLimiter.js'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The permission a route needs. Routes without one are public (health, docs, unknown paths). */
-    permission?: Permission
+    /**
+     * The permission a route needs; `authenticated` asks for a valid key and nothing more (a key may always read
+     * about itself). Routes without one are public (health, docs, the console's files, unknown paths).
+     */
+    permission?: Permission | 'authenticated'
   }
   interface FastifyRequest {
     principal: Principal | null
@@ -69,6 +72,6 @@ export function registerFrontDoor(
         retry_after_seconds: decision.retryAfterSeconds,
       })
     }
-    requirePermission(principal, permission)
+    if (permission !== 'authenticated') requirePermission(principal, permission)
   })
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { principalOf } from '../http/frontDoor.js'
 import { listInstances, requireClientInstance, type ControlState } from '@memory-service/domain'
-import { type CreateInstanceRequest, type PageQuery } from '@memory-service/contracts'
+import { type CreateInstanceRequest, type CurrentKey, type PageQuery } from '@memory-service/contracts'
 import { type TenancyCommands } from '@memory-service/commands'
 
 export interface InstanceRouteDependencies {
@@ -11,6 +11,29 @@ export interface InstanceRouteDependencies {
 
 /** Dashboard instance routes: they act on the caller's client (every instance of it), never on another client's. */
 export function registerInstanceRoutes(app: FastifyInstance, deps: InstanceRouteDependencies): void {
+  app.get(
+    '/v1/keys/current',
+    {
+      config: { permission: 'authenticated' },
+      schema: {
+        tags: ['dashboard'],
+        summary: 'The calling API key: its instance and permissions',
+        response: { 200: { $ref: 'CurrentKey.schema.json#' } },
+      },
+    },
+    async (request): Promise<CurrentKey> => {
+      const { key } = principalOf(request)
+      return {
+        key_id: key.key_id,
+        key_prefix: key.key_prefix,
+        instance_id: key.instance_id,
+        client_id: key.client_id,
+        permissions: key.permissions,
+        issued_at: key.issued_at,
+      }
+    },
+  )
+
   app.get<{ Querystring: Required<PageQuery> }>(
     '/dashboard/instances',
     {

@@ -7,7 +7,6 @@ import {
   AppError,
   invalidInput,
   validateDocument,
-  type IngestionJob,
   requirePermission,
   usageEvent,
   type Principal,
@@ -21,6 +20,7 @@ import {
   type Document,
   type DocumentBatchRequest,
   type DocumentBatchResponse,
+  type IngestionJobListQuery,
   type Memory,
   type MemoryGetQuery,
   type MemoryHistory as MemoryHistoryResponse,
@@ -31,8 +31,8 @@ import {
   type MemorySearchResponse,
 } from '@memory-service/contracts'
 import { type DocumentIngestor, type MemoryEditor } from '@memory-service/commands'
-import { type ElasticsearchStore } from '@memory-service/engines'
 import {
+  type IngestionJobs,
   type MemoryHistory,
   type MemoryStore,
   type MemorySearch,
@@ -43,7 +43,7 @@ import { type OutgoingEvent } from '@memory-service/domain'
 
 export interface MemoryRouteDependencies {
   documents: DocumentIngestor
-  jobs: ElasticsearchStore<IngestionJob>
+  jobs: IngestionJobs
   memories: { store: MemoryStore; editor: MemoryEditor; history: MemoryHistory }
   search: {
     memories: MemorySearch
@@ -197,6 +197,20 @@ export function registerMemoryRoutes(app: FastifyInstance, deps: MemoryRouteDepe
       // The memories a job produced are listed once it has finished.
       return status.status === 'queued' || status.status === 'processing' ? status : { ...status, memory_ids }
     },
+  )
+
+  app.get<{ Querystring: IngestionJobListQuery & { page: number; page_size: number } }>(
+    '/v1/ingestions',
+    {
+      config: { permission: 'memories:read' },
+      schema: {
+        tags: ['memories'],
+        summary: "This instance's ingestion jobs, the most recently changed first",
+        querystring: { $ref: 'IngestionJobListQuery.schema.json#' },
+        response: { 200: { $ref: 'IngestionJobList.schema.json#' } },
+      },
+    },
+    async (request) => jobs.recent(principalOf(request).instance.instance_id, request.query),
   )
 
   registerMemorySearchRoute(app, deps.search)
