@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
   {
-    ignores: ['**/node_modules/**', '**/dist/**', 'services/contracts/src/generated/**', 'test-results/**'],
+    ignores: ['**/node_modules/**', '**/dist/**', 'services/contracts/src/generated/**', 'test-results/**', 'services/console/public/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,

@@ -52,6 +52,19 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
+      {
+        extends: true,
+        test: {
+          // The console in headless Chromium against the real stack (skipped, saying why, without a Chromium).
+          name: 'browser',
+          include: ['test/browser/**/*.browser.test.ts'],
+          globalSetup: [...stackSetup, './test/setup/consoleBuild.ts'],
+          setupFiles: ['./test/setup/engineEnvironment.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 240_000,
+          fileParallelism: false,
+        },
+      },
     ],
   },
 })

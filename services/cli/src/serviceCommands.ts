@@ -52,9 +52,12 @@ async function startAction(services: ServiceName[], options: LogFormatFlag): Pro
   process.on('SIGINT', () => stop('SIGINT'))
   process.on('SIGTERM', () => stop('SIGTERM'))
   const lines = [`Memory Service ready: ${names.join(', ')}`]
-  if (running.addresses.http) lines.push(`  REST  ${running.addresses.http}  (GET /healthz, GET /readyz)`)
+  if (running.addresses.http) {
+    lines.push(`  REST     ${running.addresses.http}  (GET /healthz, GET /readyz)`)
+    lines.push(`  console  ${running.addresses.http}/console  (sign in with an API key)`)
+  }
   if (running.addresses.grpc)
-    lines.push(`  gRPC  ${running.addresses.grpc}  (memory.v1.EventStream, grpc.health.v1.Health)`)
+    lines.push(`  gRPC     ${running.addresses.grpc}  (memory.v1.EventStream, grpc.health.v1.Health)`)
   const dev = running.developmentInstance
   if (dev) {
     lines.push(

@@ -24,6 +24,7 @@ import { maxPathParamLength } from './http/limits.js'
 import { notFoundHandler } from './http/notFound.js'
 import { documentResponses } from './http/openApiResponses.js'
 import { registerFrontDoor } from './http/frontDoor.js'
+import { builtConsoleDirectory, registerConsole } from './http/console.js'
 import { registerAnalyticsForwarding } from './http/analyticsForwarding.js'
 import { createRateLimiter, type RateLimiter } from './http/rateLimiter.js'
 import { registerEventRoutes } from './routes/eventRoutes.js'
@@ -31,7 +32,11 @@ import { registerMemoryRoutes, type MemoryRouteDependencies } from './routes/mem
 import { registerAnalyticsRoutes } from './routes/analyticsRoutes.js'
 import { recordApiUsage, type RecordUsage } from './http/usageRecording.js'
 import { registerInstanceRoutes } from './routes/instanceRoutes.js'
-import { registerConfigRoutes, withConfigProposalBody, type ConfigRouteDependencies } from './routes/configRoutes.js'
+import {
+  registerConfigRoutes,
+  withConfigProposalBody,
+  type ConfigRouteDependencies,
+} from './routes/configRoutes.js'
 import { registerConversationRoutes } from './routes/conversationRoutes.js'
 import { registerUserRoutes } from './routes/userRoutes.js'
 import { registerWebhookRoutes, webhookEventsOpenApi } from './routes/webhookRoutes.js'
@@ -78,6 +83,8 @@ export interface AppDependencies extends RouteDependencies {
   recordUsage?: RecordUsage
   /** Set when another gateway owns the in-process ClickHouse: analytics reads are forwarded there. */
   analyticsOwnerUrl?: string
+  /** The console's built files; by default where `npm run build` puts them, `null` to serve none. */
+  consoleDirectory?: string | null
 }
 
 /** Every dependency buildApp needs (the compiler keeps this list whole); JavaScript callers and casts get no help. */
@@ -209,6 +216,7 @@ export function buildApp(deps: AppDependencies): FastifyInstance {
       },
     )
     routes.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+    registerConsole(routes, deps.consoleDirectory === undefined ? builtConsoleDirectory() : deps.consoleDirectory)
     registerInstanceRoutes(routes, deps)
     registerEventRoutes(routes, deps)
     registerMemoryRoutes(routes, deps)

@@ -1,5 +1,7 @@
 import { contractSchemaPath } from '@memory-service/contracts/files'
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { connect } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { FastifyInstance, InjectOptions } from 'fastify'
@@ -528,5 +530,39 @@ describe('requests the HTTP parser rejects', () => {
       code: 'INVALID_INPUT',
       details: { fields: { [field]: expect.any(String) } },
     })
+  })
+})
+
+describe('the console', () => {
+  it('serves the built page at /console/ with a strict CSP; a missing file is 404, not 405', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'console-'))
+    writeFileSync(join(directory, 'index.html'), '<!doctype html><title>console</title>')
+    writeFileSync(join(directory, 'console.js'), 'export {}')
+    app = buildApp(unwiredDependencies({ consoleDirectory: directory }))
+    const bare = await app.inject({ method: 'GET', url: '/console' })
+    expect(bare.statusCode).toBe(301)
+    expect(bare.headers.location).toBe('/console/')
+    const page = await app.inject({ method: 'GET', url: '/console/' })
+    expect(page.statusCode).toBe(200)
+    expect(page.headers['content-type']).toMatch(/^text\/html/)
+    expect(page.body).toContain('<title>console</title>')
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'")
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'")
+    expect(page.headers['x-correlation-id']).toBeTruthy()
+    expect((await app.inject({ method: 'GET', url: '/console/console.js' })).headers['content-type']).toMatch(
+      /javascript/,
+    )
+    const missing = await app.inject({ method: 'GET', url: '/console/nothing.js' })
+    expect(missing.statusCode).toBe(404)
+    expect(missing.json()).toMatchObject({ code: 'NOT_FOUND' })
+    expect((await app.inject({ method: 'GET', url: '/console/../package.json' })).statusCode).toBe(404)
+  })
+
+  it('answers 404 NOT_FOUND saying how to build it when it was never built', async () => {
+    app = buildApp(unwiredDependencies({ consoleDirectory: null }))
+    const answer = await app.inject({ method: 'GET', url: '/console/' })
+    expect(answer.statusCode).toBe(404)
+    expect(answer.json()).toMatchObject({ code: 'NOT_FOUND', details: { path: '/console/' } })
+    expect(answer.json<{ error: string }>().error).toContain('npm run build')
   })
 })

@@ -21,7 +21,8 @@ export function notFoundHandler(app: FastifyInstance) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<never> => {
     const path = request.url.split('?')[0] ?? ''
     const allowed = allowedMethods(app, path)
-    if (allowed.length > 0) {
+    // A route of this method that found nothing (a missing file of the console) is a 404, not a 405.
+    if (allowed.length > 0 && !allowed.includes(request.method)) {
       void reply.header('Allow', allowed.join(', '))
       throw new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}`, {
         method: request.method,

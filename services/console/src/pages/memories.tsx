@@ -1,0 +1,377 @@
+import { useState } from 'preact/hooks'
+import type {
+  Memory,
+  MemoryHistory,
+  MemorySearchRequest,
+  MemorySearchResponse,
+} from '@memory-service/contracts'
+import type { Api } from '../api.js'
+import type { Route } from '../main.js'
+import { Confirm, ErrorNotice, Field, Table, useLoad } from '../components.js'
+import { formatNumber } from '../format.js'
+
+const memoryTypes = ['fact', 'preference', 'episode', 'emotion', 'temporal_event'] as const
+type MemoryType = (typeof memoryTypes)[number]
+
+function Entities(props: { memory: Pick<Memory, 'entities'> }) {
+  if (props.memory.entities.length === 0) return <>—</>
+  return (
+    <ul class="tags">
+      {props.memory.entities.map((entity) => (
+        <li title={entity.entity_id}>
+          {entity.canonical_name} <span class="muted">{entity.type}</span>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+function SearchPlayground(props: { api: Api }) {
+  const { api } = props
+  const [form, setForm] = useState({
+    query: '',
+    user_id: '',
+    customer_id: '',
+    mode: 'accurate' as 'accurate' | 'fast',
+    limit: 10,
+    types: [] as MemoryType[],
+    include_superseded: false,
+  })
+  const [answer, setAnswer] = useState<{ response?: MemorySearchResponse; error?: unknown; busy: boolean }>({
+    busy: false,
+  })
+  const search = async (event: Event) => {
+    event.preventDefault()
+    setAnswer({ busy: true })
+    const request: MemorySearchRequest = {
+      query: form.query,
+      mode: form.mode,
+      limit: form.limit,
+      ...(form.user_id ? { user_id: form.user_id } : {}),
+      ...(form.customer_id ? { customer_id: form.customer_id } : {}),
+      ...(form.include_superseded ? { include_superseded: true } : {}),
+      ...(form.types.length > 0
+        ? { filters: { types: form.types as NonNullable<MemorySearchRequest['filters']>['types'] } }
+        : {}),
+    }
+    try {
+      setAnswer({
+        busy: false,
+        response: await api.send<MemorySearchResponse>('POST', '/v1/memories/search', request),
+      })
+    } catch (error) {
+      setAnswer({ busy: false, error })
+    }
+  }
+  const toggleType = (type: MemoryType) =>
+    setForm({
+      ...form,
+      types: form.types.includes(type) ? form.types.filter((known) => known !== type) : [...form.types, type],
+    })
+  return (
+    <>
+      <form class="search-form" onSubmit={(event) => void search(event)} aria-label="Search memories">
+        <Field label="Query">
+          <input
+            type="search"
+            name="query"
+            required
+            value={form.query}
+            onInput={(event) => setForm({ ...form, query: event.currentTarget.value })}
+          />
+        </Field>
+        <Field label="User id">
+          <input
+            name="user_id"
+            value={form.user_id}
+            onInput={(event) => setForm({ ...form, user_id: event.currentTarget.value })}
+          />
+        </Field>
+        <Field label="Customer id">
+          <input
+            name="customer_id"
+            value={form.customer_id}
+            onInput={(event) => setForm({ ...form, customer_id: event.currentTarget.value })}
+          />
+        </Field>
+        <Field label="Mode">
+          <select
+            name="mode"
+            value={form.mode}
+            onChange={(event) => setForm({ ...form, mode: event.currentTarget.value as 'accurate' | 'fast' })}
+          >
+            <option value="accurate">accurate</option>
+            <option value="fast">fast</option>
+          </select>
+        </Field>
+        <Field label="Results">
+          <input
+            type="number"
+            name="limit"
+            min={1}
+            max={100}
+            value={form.limit}
+            onInput={(event) => setForm({ ...form, limit: Number(event.currentTarget.value) })}
+          />
+        </Field>
+        <fieldset class="types">
+          <legend>Types</legend>
+          {memoryTypes.map((type) => (
+            <label>
+              <input type="checkbox" checked={form.types.includes(type)} onChange={() => toggleType(type)} />{' '}
+              {type}
+            </label>
+          ))}
+          <label>
+            <input
+              type="checkbox"
+              checked={form.include_superseded}
+              onChange={(event) => setForm({ ...form, include_superseded: event.currentTarget.checked })}
+            />{' '}
+            superseded too
+          </label>
+        </fieldset>
+        <button type="submit" disabled={answer.busy}>
+          {answer.busy ? 'Searching…' : 'Search'}
+        </button>
+      </form>
+      <ErrorNotice error={answer.error} />
+      {answer.response ? (
+        <>
+          <p class="sub" role="status">
+            {answer.response.results.length} results · {answer.response.mode} ·{' '}
+            {formatNumber(answer.response.took_ms)} ms in the service
+          </p>
+          <Table
+            caption="Search results, best first"
+            testId="search-results"
+            rows={answer.response.results}
+            empty="No memory matches."
+            columns={[
+              { title: 'Score', cell: (result) => result.score.toFixed(3), numeric: true },
+              { title: 'Type', cell: (result) => result.type },
+              {
+                title: 'Memory',
+                cell: (result) => (
+                  <a
+                    href={`#/memories/${encodeURIComponent(result.id)}`}
+                    class={result.superseded_by ? 'superseded' : undefined}
+                  >
+                    {result.content}
+                  </a>
+                ),
+              },
+              { title: 'Entities', cell: (result) => <Entities memory={result} /> },
+              {
+                title: 'Source',
+                cell: (result) => (
+                  <a href={`#/ingestion/${encodeURIComponent(result.source.ingestion_id)}`}>
+                    {result.source.ingestion_id}
+                  </a>
+                ),
+              },
+            ]}
+          />
+        </>
+      ) : null}
+    </>
+  )
+}
+
+function MemoryDetail(props: { api: Api; memoryId: string }) {
+  const { api, memoryId } = props
+  const memory = useLoad(() => api.get<Memory>(`/v1/memories/${encodeURIComponent(memoryId)}`), [memoryId])
+  const history = useLoad(
+    () => api.get<MemoryHistory>(`/v1/memories/${encodeURIComponent(memoryId)}/history`),
+    [memoryId],
+  )
+  const [edit, setEdit] = useState<{
+    content: string
+    merge_strategy: 'replace' | 'append' | 'smart-merge'
+  } | null>(null)
+  const [action, setAction] = useState<{ error?: unknown; done?: string; busy: boolean }>({ busy: false })
+  const [confirming, setConfirming] = useState(false)
+  const writable = api.can('memories:write')
+
+  const save = async (event: Event) => {
+    event.preventDefault()
+    if (!edit) return
+    setAction({ busy: true })
+    try {
+      await api.send('PATCH', `/v1/memories/${encodeURIComponent(memoryId)}`, edit)
+      setEdit(null)
+      setAction({ busy: false, done: 'Saved: the change is an event; the memory shows it once projected.' })
+      setTimeout(() => {
+        memory.reload()
+        history.reload()
+      }, 800)
+    } catch (error) {
+      setAction({ busy: false, error })
+    }
+  }
+  const remove = async () => {
+    setConfirming(false)
+    setAction({ busy: true })
+    try {
+      await api.send('DELETE', `/v1/memories/${encodeURIComponent(memoryId)}`)
+      setAction({ busy: false, done: 'Deleted.' })
+    } catch (error) {
+      setAction({ busy: false, error })
+    }
+  }
+
+  const data = memory.data
+  return (
+    <>
+      <p>
+        <a href="#/memories">← Search</a>
+      </p>
+      <h1>Memory {memoryId}</h1>
+      <ErrorNotice error={memory.error} />
+      {data ? (
+        <article class="memory" data-testid="memory-detail">
+          <p class="memory-content">{data.content}</p>
+          <dl class="facts">
+            <dt>Type</dt>
+            <dd>{data.type}</dd>
+            <dt>Confidence</dt>
+            <dd>{data.confidence.toFixed(2)}</dd>
+            <dt>Scope</dt>
+            <dd>
+              user {data.scope.user_id ?? '—'} · customer {data.scope.customer_id ?? '—'}
+            </dd>
+            <dt>Source</dt>
+            <dd>
+              <a href={`#/ingestion/${encodeURIComponent(data.source.ingestion_id)}`}>
+                {data.source.ingestion_id}
+              </a>{' '}
+              ({data.source.document_type}, {data.source.document_created_at})
+            </dd>
+            <dt>Valid</dt>
+            <dd>
+              from {data.valid_from} {data.valid_to ? `to ${data.valid_to}` : '(current)'}
+              {data.superseded_by ? (
+                <>
+                  {' '}
+                  · superseded by{' '}
+                  <a href={`#/memories/${encodeURIComponent(data.superseded_by)}`}>{data.superseded_by}</a>
+                </>
+              ) : null}
+            </dd>
+            <dt>Entities</dt>
+            <dd>
+              <Entities memory={data} />
+            </dd>
+          </dl>
+          {writable ? (
+            edit ? (
+              <form onSubmit={(event) => void save(event)} aria-label="Edit memory" class="edit">
+                <Field label="Content">
+                  <textarea
+                    name="content"
+                    rows={3}
+                    required
+                    value={edit.content}
+                    onInput={(event) => setEdit({ ...edit, content: event.currentTarget.value })}
+                  />
+                </Field>
+                <Field
+                  label="Merge strategy"
+                  hint="replace: the new text; append: added to the old; smart-merge: the old with the new statements merged in."
+                >
+                  <select
+                    name="merge_strategy"
+                    value={edit.merge_strategy}
+                    onChange={(event) =>
+                      setEdit({ ...edit, merge_strategy: event.currentTarget.value as 'replace' })
+                    }
+                  >
+                    <option value="replace">replace</option>
+                    <option value="append">append</option>
+                    <option value="smart-merge">smart-merge</option>
+                  </select>
+                </Field>
+                <div class="actions">
+                  <button type="button" onClick={() => setEdit(null)}>
+                    Cancel
+                  </button>
+                  <button type="submit" disabled={action.busy}>
+                    Save
+                  </button>
+                </div>
+              </form>
+            ) : (
+              <div class="actions">
+                <button
+                  type="button"
+                  onClick={() => setEdit({ content: data.content, merge_strategy: 'replace' })}
+                >
+                  Edit
+                </button>
+                <button type="button" class="danger" onClick={() => setConfirming(true)}>
+                  Delete
+                </button>
+              </div>
+            )
+          ) : null}
+          <ErrorNotice error={action.error} />
+          {action.done ? (
+            <p class="notice" role="status">
+              {action.done}
+            </p>
+          ) : null}
+        </article>
+      ) : null}
+      <h2>History</h2>
+      <ErrorNotice error={history.error} />
+      {history.data ? (
+        <Table
+          caption="Every change of this memory, oldest first"
+          testId="memory-history"
+          rows={history.data.changes}
+          columns={[
+            { title: 'Version', cell: (change) => change.version, numeric: true },
+            { title: 'Change', cell: (change) => change.change },
+            { title: 'When', cell: (change) => new Date(change.changed_at).toLocaleString() },
+            {
+              title: 'Cause',
+              cell: (change) =>
+                change.cause
+                  ? [
+                      change.cause.kind,
+                      change.cause.ingestion_id ?? change.cause.operation ?? change.cause.memory_id,
+                    ]
+                      .filter(Boolean)
+                      .join(' · ')
+                  : '—',
+            },
+            { title: 'Content', cell: (change) => change.content ?? '—' },
+          ]}
+        />
+      ) : null}
+      <Confirm
+        open={confirming}
+        title="Delete this memory?"
+        confirmLabel="Delete"
+        onConfirm={() => void remove()}
+        onCancel={() => setConfirming(false)}
+      >
+        <p>
+          The deletion is an event in the log: the memory leaves search and lists, and its history keeps the
+          change.
+        </p>
+      </Confirm>
+    </>
+  )
+}
+
+export function MemoriesPage(props: { api: Api; route: Route }) {
+  const memoryId = props.route.rest[0]
+  if (memoryId) return <MemoryDetail api={props.api} memoryId={memoryId} />
+  return (
+    <>
+      <h1>Memories</h1>
+      <SearchPlayground api={props.api} />
+    </>
+  )
+}

@@ -1,0 +1,349 @@
+/**
+ * The console in a real browser (headless Chromium from the system, driven by playwright-core) against the real
+ * stack: a gateway with the pipeline and projectors, usage seeded through Kafka, a document ingested through the API.
+ * Every number the console shows is checked against the API's own answer; each page is screenshotted into
+ * test-results/console/ and checked with axe-core (no serious or critical violation).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { mkdirSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import {
+  allPermissions,
+  USAGE_SUBJECT,
+  USAGE_TOPIC,
+  usageEvent,
+  usageRecordedSchema,
+  type OutgoingEvent,
+} from '@memory-service/domain'
+import { createEventProducer } from '@memory-service/log'
+import type {
+  AnalyticsLatencyResponse,
+  AnalyticsSummaryResponse,
+  CreatedInstance,
+  IngestionStatus,
+} from '@memory-service/contracts'
+import { findChromium } from '../support/browser.js'
+import { eventually, startGatewayWithInstance } from '../support/testEngines.js'
+
+const executablePath = findChromium()
+if (!executablePath) {
+  console.warn(
+    '[browser] console suite skipped: no Chromium on this machine (apt-get install chromium, or set CHROMIUM_PATH)',
+  )
+}
+
+const artifacts = 'test-results/console'
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+const hour = 3_600_000
+const currentHour = Math.floor(Date.now() / hour) * hour
+
+let harness: Awaited<ReturnType<typeof startGatewayWithInstance>> | undefined
+let instance: CreatedInstance
+let reviewerKey: string
+let readOnlyKey: string
+let baseUrl: string
+let ingestionId: string
+let browser: Browser | undefined
+let context: BrowserContext
+let page: Page
+
+async function api<T>(method: string, path: string, body?: unknown, key = instance.api_key.key): Promise<T> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${key}`,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  })
+  const text = await response.text()
+  if (!response.ok) throw new Error(`${method} ${path}: ${String(response.status)} ${text}`)
+  return JSON.parse(text) as T
+}
+
+async function signIn(key: string): Promise<void> {
+  await page.goto(`${baseUrl}/console/`)
+  await page.evaluate('sessionStorage.clear()')
+  await page.reload()
+  await page.getByLabel('API key').fill(key)
+  await page.getByLabel('API key').press('Enter')
+  await page.getByRole('navigation', { name: 'Console pages' }).waitFor()
+}
+
+/** Screenshot (a test artifact, not committed) and axe-core: no serious or critical accessibility violation. */
+async function checkPage(name: string): Promise<void> {
+  mkdirSync(artifacts, { recursive: true })
+  await page.screenshot({ path: `${artifacts}/${name}.png`, fullPage: true })
+  await page.evaluate(axeSource)
+  const violations = await page.evaluate<{ id: string; impact: string | null; targets: string[] }[]>(`
+    axe
+      .run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] })
+      .then((result) => result.violations.map((violation) => ({
+        id: violation.id,
+        impact: violation.impact,
+        targets: violation.nodes.slice(0, 3).map((node) => JSON.stringify(node.target)),
+      })))
+  `)
+  expect(
+    violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical'),
+    name,
+  ).toEqual([])
+}
+
+describe.skipIf(!executablePath)('the console in Chromium', () => {
+  beforeAll(async () => {
+    harness = await startGatewayWithInstance('console', { withWorkers: true })
+    instance = harness.instance
+    baseUrl = harness.gateway.addresses.http ?? ''
+    const instanceId = instance.instance.instance_id
+    reviewerKey = (await harness.tenancy.issueKey(instanceId, allPermissions, 'console-browser')).key
+    readOnlyKey = (
+      await harness.tenancy.issueKey(
+        instanceId,
+        ['instances:read', 'memories:read', 'analytics:read', 'configs:read', 'webhooks:read'],
+        'console-browser',
+      )
+    ).key
+    for (const key of [reviewerKey, readOnlyKey]) await harness.untilUsable(key)
+
+    // Usage: 40 context fetches this hour (latencies 1..40 ms) and 20 the hour before (101..120 ms).
+    await harness.codec.register([{ subject: USAGE_SUBJECT, schema: usageRecordedSchema }])
+    const producer = await createEventProducer(harness.kafka, harness.codec)
+    const events: OutgoingEvent[] = []
+    for (let index = 1; index <= 60; index += 1) {
+      const inThisHour = index <= 40
+      events.push(
+        usageEvent(
+          {
+            instanceId,
+            metric: 'context_fetch',
+            value: 1,
+            measuredBy: `console-browser-${String(index)}`,
+            occurredAt: new Date(currentHour - (inThisHour ? 0 : hour) + index * 1000).toISOString(),
+            latencyMs: inThisHour ? index : 60 + index,
+            dimensions: { user_id: 'ana' },
+          },
+          'console-browser',
+        ),
+      )
+    }
+    await producer.append(USAGE_TOPIC, events)
+    await producer.close()
+
+    await api('POST', `/instances/${instanceId}/memory-architecture/init`)
+    ingestionId = (
+      await api<{ ingestion_id: string }>('POST', '/v1/memories', {
+        document:
+          'User: I moved to Lisbon last spring and I work as a nurse at Santa Maria hospital.\nAssistant: Lisbon suits you!',
+        document_type: 'ai-chat-conversation',
+        mode: 'fast',
+        user_id: 'ana',
+      })
+    ).ingestion_id
+    await eventually(async () => {
+      const job = await api<IngestionStatus>('GET', `/v1/memories/${ingestionId}/status`)
+      return job.status === 'completed' ? job : undefined
+    }, 60_000)
+    // The seeded fetches are projected into ClickHouse before any page reads them.
+    await eventually(async () => {
+      const summary = await api<AnalyticsSummaryResponse>(
+        'GET',
+        `/v1/analytics/summary?instance_id=${instanceId}&period=24h`,
+      )
+      return summary.context_fetches.total === 60 ? summary : undefined
+    }, 60_000)
+
+    browser = await chromium.launch({ executablePath: executablePath ?? undefined, args: ['--no-sandbox'] })
+    // axe-core is injected by the test; the console's own CSP allows no script but its own.
+    context = await browser.newContext({
+      viewport: { width: 1366, height: 900 },
+      bypassCSP: true,
+      acceptDownloads: true,
+    })
+    page = await context.newPage()
+  }, 240_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await harness?.close()
+  })
+
+  it('signs in with a pasted key, by keyboard, and keeps the key out of the URL and localStorage', async () => {
+    await page.goto(`${baseUrl}/console`)
+    expect(page.url()).toBe(`${baseUrl}/console/`)
+    await checkPage('sign-in')
+    await page.getByLabel('API key').fill('msk_0000000000000000_not-a-real-key-at-all-00000000000000000')
+    await page.keyboard.press('Enter')
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('UNAUTHORIZED')
+
+    await signIn(instance.api_key.key)
+    expect(page.url()).not.toContain(instance.api_key.key)
+    expect(await page.evaluate<string>('JSON.stringify(localStorage)')).not.toContain('msk_')
+    expect(await page.evaluate<string | null>("sessionStorage.getItem('memory-service.console.key')")).toBe(
+      instance.api_key.key,
+    )
+    // Keyboard only: tab to the Usage link and follow it.
+    await page.getByRole('link', { name: 'Overview' }).focus()
+    await page.keyboard.press('Tab')
+    await page.keyboard.press('Enter')
+    await expect.poll(() => page.url()).toMatch(/#\/usage$/)
+  })
+
+  it('overview: the summary numbers are those the API answers, with readiness and consumer lag', async () => {
+    await page.goto(`${baseUrl}/console/#/overview`)
+    const figure = page.locator('[data-testid="context-fetches"] .figure')
+    await figure.waitFor()
+    const summary = await api<AnalyticsSummaryResponse>(
+      'GET',
+      `/v1/analytics/summary?instance_id=${instance.instance.instance_id}&period=24h`,
+    )
+    expect(Number(await figure.getAttribute('data-value'))).toBe(summary.context_fetches.total)
+    expect(Number(await page.locator('[data-testid="memories"] .figure').getAttribute('data-value'))).toBe(
+      summary.memories.total_stored,
+    )
+    await page.locator('[data-testid="readiness"]').waitFor()
+    expect(await page.locator('[data-testid="readiness"] tbody tr').count()).toBe(5)
+    await page.locator('[data-testid="consumer-lag"]').waitFor()
+    expect(await page.locator('[data-testid="consumer-lag"]').textContent()).toContain(
+      'memory-projector-vector',
+    )
+    await checkPage('overview')
+
+    // A phone's width: one column, nothing wider than the screen.
+    await page.setViewportSize({ width: 390, height: 844 })
+    await page.screenshot({ path: `${artifacts}/overview-phone.png`, fullPage: true })
+    expect(await page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth')).toBe(
+      true,
+    )
+    await page.setViewportSize({ width: 1366, height: 900 })
+  })
+
+  it('usage: draws the seeded latency and shows the same percentiles as a table', async () => {
+    await page.goto(`${baseUrl}/console/#/usage`)
+    await page.getByRole('button', { name: '6h' }).click()
+    await page.getByLabel('Bucket').selectOption('hour')
+    await page.getByRole('button', { name: 'Show' }).click()
+    const chart = page.locator('figure.chart', { hasText: 'context_fetch latency' }).locator('.chart-canvas')
+    await expect.poll(async () => Number(await chart.getAttribute('data-points'))).toBe(6) // p50, p95, p99 in two hours
+    expect(await chart.locator('canvas').count()).toBe(1)
+    await checkPage('usage')
+
+    await page.getByRole('radio', { name: 'Table' }).click()
+    const rows = page.locator('[data-testid="latency-table"] tbody tr')
+    await expect.poll(() => rows.count()).toBe(2)
+    const start = new Date(currentHour - 2 * hour).toISOString()
+    const end = new Date(currentHour + hour).toISOString()
+    const latency = await api<AnalyticsLatencyResponse>(
+      'GET',
+      `/v1/analytics/latency?instance_id=${instance.instance.instance_id}&operation=context_fetch&bucket=hour&start=${start}&end=${end}`,
+    )
+    const expected = latency.data_points
+      .filter((point) => point.count > 0)
+      .map((point) => [String(point.count), `${String(Math.round(point.p95 * 100) / 100)} ms`])
+    const calls = await rows.locator('td:nth-child(2)').allTextContents()
+    const p95s = await rows.locator('td:nth-child(4)').allTextContents()
+    const shown = calls.map((count, index) => [count, p95s[index]])
+    expect(shown).toEqual(expected)
+    expect(shown.map((row) => row[0])).toEqual(['20', '40'])
+  })
+
+  it('usage: exports CSV with the seeded rows, through the API with the key', async () => {
+    await page.goto(`${baseUrl}/console/#/usage`)
+    await page.getByRole('button', { name: '6h' }).click()
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV' }).click(),
+    ])
+    expect(download.suggestedFilename()).toMatch(/^usage-inst_[0-9a-f]{16}-.*\.csv$/)
+    const text = readFileSync(await download.path(), 'utf8')
+    const [header, ...rows] = text.trim().split('\n')
+    expect(header?.split(',').slice(0, 4)).toEqual(['"occurred_at"', '"metric"', '"value"', '"latency_ms"'])
+    const fetches = rows.filter((row) => row.includes('"context_fetch"'))
+    expect(fetches).toHaveLength(60)
+    expect(fetches.map((row) => Number(row.split(',')[3])).sort((a, b) => a - b)).toEqual([
+      ...Array.from({ length: 40 }, (_, index) => index + 1),
+      ...Array.from({ length: 20 }, (_, index) => index + 101),
+    ])
+  })
+
+  it('memories: searches, opens a memory with its entities, source and history', async () => {
+    await page.goto(`${baseUrl}/console/#/memories`)
+    await page.getByLabel('Query').fill('Where does Ana live?')
+    await page.getByLabel('User id').fill('ana')
+    await page.getByRole('button', { name: 'Search' }).click()
+    const results = page.locator('[data-testid="search-results"] tbody tr')
+    await expect.poll(() => results.count()).toBeGreaterThan(0)
+    const first = results.first()
+    expect(await first.textContent()).toContain(ingestionId)
+    await checkPage('memories-search')
+    const content = (await first.locator('td').nth(2).textContent()) ?? ''
+    await first.locator('td').nth(2).getByRole('link').click()
+    const detail = page.locator('[data-testid="memory-detail"]')
+    await detail.waitFor()
+    expect(await detail.locator('.memory-content').textContent()).toBe(content)
+    expect(await detail.textContent()).toContain(ingestionId)
+    const history = page.locator('[data-testid="memory-history"] tbody tr')
+    await expect.poll(() => history.count()).toBeGreaterThan(0)
+    expect(await history.first().textContent()).toContain('created')
+    await checkPage('memory-detail')
+  })
+
+  it('ingestion: lists the job with its stages, opens it', async () => {
+    await page.goto(`${baseUrl}/console/#/ingestion`)
+    const job = page.locator('[data-testid="jobs"] tbody tr', { hasText: ingestionId })
+    await job.waitFor()
+    expect(await job.textContent()).toContain('completed')
+    await checkPage('ingestion')
+    await job.getByRole('link', { name: ingestionId }).click()
+    await page.locator('[data-testid="job-detail"]').waitFor()
+    expect(await page.locator('progress').count()).toBe(4)
+  })
+
+  it('configuration: an invalid proposal shows its errors on their lines; a valid one is reviewed and applied with a second key', async () => {
+    await page.goto(`${baseUrl}/console/#/configuration`)
+    const editor = page.getByLabel('Configuration (YAML)')
+    await editor.waitFor()
+    await editor.fill('retrieval:\n  default_mode: fast\n  max_results: 0\n  colour: blue\n')
+    await page.getByRole('button', { name: 'Propose' }).click()
+    const problems = page.locator('[data-testid="config-problems"]')
+    await problems.waitFor()
+    expect(await problems.locator('[data-line="3"]').textContent()).toContain('retrieval.max_results')
+    expect(await problems.locator('[data-line="4"]').textContent()).toContain('retrieval.colour')
+    expect(await problems.locator('[data-line="2"]').count()).toBe(0)
+    await checkPage('configuration-invalid')
+
+    await editor.fill('retrieval:\n  default_mode: fast\n  max_results: 15\n')
+    await page.getByRole('button', { name: 'Propose' }).click()
+    await expect.poll(() => page.getByRole('status').textContent()).toContain('Version 2 proposed')
+    // The proposing key may not approve its own version: review and apply with the second key.
+    await signIn(reviewerKey)
+    await page.goto(`${baseUrl}/console/#/configuration`)
+    await page.getByRole('button', { name: 'Approve version 2' }).click()
+    await page.getByRole('button', { name: 'Apply version 2' }).click()
+    const versions = page.locator('[data-testid="config-versions"] tbody tr')
+    await expect.poll(async () => (await versions.first().textContent()) ?? '').toContain('active')
+    const diff = page.locator('[data-testid="config-diff"]')
+    await diff.waitFor()
+    expect(await diff.locator('td.ins').allTextContents()).toEqual(
+      expect.arrayContaining([expect.stringContaining('max_results: 15')]),
+    )
+    await page.locator('[data-testid="config-history"]').waitFor()
+    await checkPage('configuration')
+  })
+
+  it('a read-only key sees read-only screens', async () => {
+    await signIn(readOnlyKey)
+    await page.goto(`${baseUrl}/console/#/configuration`)
+    await page.locator('[data-testid="config-versions"]').waitFor()
+    expect(await page.getByLabel('Configuration (YAML)').count()).toBe(0)
+    expect(await page.getByRole('button', { name: /^(Approve|Apply)/ }).count()).toBe(0)
+    await page.goto(`${baseUrl}/console/#/ingestion/${ingestionId}`)
+    await page.locator('[data-testid="job-detail"]').waitFor()
+    const memoryLink = page.locator('[data-testid="job-detail"] a').first()
+    await memoryLink.click()
+    await page.locator('[data-testid="memory-detail"]').waitFor()
+    expect(await page.getByRole('button', { name: 'Edit' }).count()).toBe(0)
+    expect(await page.getByRole('button', { name: 'Delete' }).count()).toBe(0)
+  })
+})
