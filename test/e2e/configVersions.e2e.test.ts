@@ -162,6 +162,7 @@ describe('proposals and their validation', () => {
           field: '(root)',
           message: 'invalid YAML at line 2, column 1: Tabs are not allowed as indentation',
           value: '\tdefault_mode: fast',
+          line: 2,
         },
       ],
     ],
@@ -169,27 +170,37 @@ describe('proposals and their validation', () => {
       'schema errors',
       'retrieval:\n  default_mode: slow\nstorage:\n  cache: true\n',
       [
-        { field: 'storage.cache', message: 'is not a configuration field', value: true },
+        { field: 'storage.cache', message: 'is not a configuration field', value: true, line: 4 },
         {
           field: 'retrieval.default_mode',
           message: 'must be equal to one of the allowed values',
           value: 'slow',
+          line: 2,
         },
       ],
     ],
     [
       'an embedding dimension out of range',
       'storage:\n  vector:\n    embedding_dimension: 8192\n',
-      [{ field: 'storage.vector.embedding_dimension', message: 'must be between 64 and 4096', value: 8192 }],
+      [
+        {
+          field: 'storage.vector.embedding_dimension',
+          message: 'must be between 64 and 4096',
+          value: 8192,
+          line: 3,
+        },
+      ],
     ],
     [
       'a context budget out of range',
       { retrieval: { context_budget: 100 } },
-      [{ field: 'retrieval.context_budget', message: 'must be between 256 and 32768', value: 100 }],
+      // The client sends JSON on one line.
+      [{ field: 'retrieval.context_budget', message: 'must be between 256 and 32768', value: 100, line: 1 }],
     ],
     [
       'graph queries without the graph store',
       'storage:\n  graph:\n    enabled: false\n',
+      // The text names neither the field nor its section: no line.
       [
         {
           field: 'retrieval.graph_queries',
@@ -200,7 +211,7 @@ describe('proposals and their validation', () => {
     ],
   ]
   it.each(invalid)(
-    '%s → 400 CONFIG_VALIDATION_ERROR naming field, message and value',
+    '%s → 400 CONFIG_VALIDATION_ERROR naming field, message, value and line',
     async (_, configuration, errors) => {
       expect(await refusal(proposer.configs.propose(instanceId, configuration))).toEqual({
         status: 400,
@@ -227,6 +238,7 @@ describe('proposals and their validation', () => {
           field: 'storage.vector.embedding_model',
           message: 'this deployment serves all-MiniLM-L6-v2 (384 dimensions)',
           value: 'text-embedding-3-large',
+          line: 3,
         },
       ],
     ],
