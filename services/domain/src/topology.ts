@@ -93,4 +93,8 @@ export const usageTables = {
   minute: 'usage_minute',
   hour: 'usage_hour',
   day: 'usage_day',
+  /** Without the split by user, customer, document type and mode: for the reads that do not group by them. */
+  totalsMinute: 'usage_totals_minute',
+  totalsHour: 'usage_totals_hour',
+  totalsDay: 'usage_totals_day',
 } as const

@@ -31,7 +31,7 @@ function usageRow(id: string, metric: string, occurredAt: string, latency: numbe
 }
 
 describe('clickhouse store and the usage tables', () => {
-  it('applies the infra DDL twice without error: raw table, three roll-ups and their views', async () => {
+  it('applies the infra DDL twice without error: raw table, three wide and three narrow roll-ups and their views', async () => {
     for (const { source } of ddl) await store.applyDdl(source)
     for (const { source } of ddl) await store.applyDdl(source)
     const tables = await store.query<{ name: string; engine: string }>(
@@ -46,6 +46,12 @@ describe('clickhouse store and the usage tables', () => {
       { name: 'usage_minute', engine: 'AggregatingMergeTree' },
       { name: 'usage_minute_mv', engine: 'MaterializedView' },
       { name: 'usage_raw', engine: 'MergeTree' },
+      { name: 'usage_totals_day', engine: 'AggregatingMergeTree' },
+      { name: 'usage_totals_day_mv', engine: 'MaterializedView' },
+      { name: 'usage_totals_hour', engine: 'AggregatingMergeTree' },
+      { name: 'usage_totals_hour_mv', engine: 'MaterializedView' },
+      { name: 'usage_totals_minute', engine: 'AggregatingMergeTree' },
+      { name: 'usage_totals_minute_mv', engine: 'MaterializedView' },
     ])
   })
 
@@ -58,6 +64,9 @@ describe('clickhouse store and the usage tables', () => {
     expect(await ttlOf('usage_minute')).toMatch(/bucket \+ toIntervalDay\(30\)/)
     expect(await ttlOf('usage_hour')).toMatch(/bucket \+ toIntervalDay\(365\)/)
     expect(await ttlOf('usage_day')).toBeNull()
+    expect(await ttlOf('usage_totals_minute')).toMatch(/bucket \+ toIntervalDay\(30\)/)
+    expect(await ttlOf('usage_totals_hour')).toMatch(/bucket \+ toIntervalDay\(365\)/)
+    expect(await ttlOf('usage_totals_day')).toBeNull()
   })
 
   it('rolls raw events up by minute, hour and day through the materialized views, with latency percentiles', async () => {
@@ -74,7 +83,14 @@ describe('clickhouse store and the usage tables', () => {
     )
     rows.push(usageRow('evt_no_latency', 'context_fetch', now.toISOString(), null))
     await store.insert('usage_raw', rows)
-    for (const table of ['usage_minute', 'usage_hour', 'usage_day']) {
+    for (const table of [
+      'usage_minute',
+      'usage_hour',
+      'usage_day',
+      'usage_totals_minute',
+      'usage_totals_hour',
+      'usage_totals_day',
+    ]) {
       const [rollup] = await store.query<{ events: string; latencies: string; avg: number; q: number[] }>(
         `SELECT sum(events) AS events, sum(latency_count) AS latencies, sum(latency_sum) / sum(latency_count) AS avg,
                 quantilesTDigestIfMerge(0.5, 0.95, 0.99)(latency) AS q
@@ -89,6 +105,62 @@ describe('clickhouse store and the usage tables', () => {
       expect(rollup?.q[0], table).toBeLessThan(53)
       expect(rollup?.q[1], table).toBeGreaterThan(92)
       expect(rollup?.q[2], table).toBeGreaterThan(96)
+    }
+  })
+
+  it('fills a narrow roll-up created after the wide one held events once, from the wide one, then keeps it current', async () => {
+    const database = uniqueName('test_usage_backfill')
+    const other = createClickhouseStore(
+      await createClickhouseClient({ ...config.clickhouse, dataPath: clickhouseDataPath(config) }),
+      database,
+    )
+    try {
+      const [wide, narrow] = [
+        ddl.filter(({ file }) => file.startsWith('001')),
+        ddl.filter(({ file }) => !file.startsWith('001')),
+      ]
+      for (const { source } of wide) await other.applyDdl(source)
+      const hour = Date.UTC(2026, 10, 20, 10)
+      const before = Array.from({ length: 60 }, (_, index) => ({
+        ...usageRow(
+          `evt_before_${String(index)}`,
+          'context_fetch',
+          new Date(hour + index * 60_000).toISOString(),
+          index + 1,
+        ),
+        user_id: `user-${String(index % 7)}`,
+        mode: index % 2 === 0 ? 'fast' : 'long-range',
+      }))
+      await other.insert('usage_raw', before)
+      // The narrow roll-ups arrive later (an upgrade): applied twice, as every start does.
+      for (const { source } of narrow) await other.applyDdl(source)
+      for (const { source } of narrow) await other.applyDdl(source)
+      await other.insert('usage_raw', [
+        usageRow('evt_after', 'context_fetch', new Date(hour + 30_000).toISOString(), 1000),
+      ])
+      const totals = async (table: string) =>
+        (
+          await other.query<{ events: string; latencies: string; q: number[] }>(
+            `SELECT sum(events) AS events, sum(latency_count) AS latencies,
+                    quantilesTDigestIfMerge(0.5, 0.95, 0.99)(latency) AS q
+               FROM ${database}.${table} WHERE metric = 'context_fetch'`,
+          )
+        )[0]
+      for (const unit of ['minute', 'hour', 'day']) {
+        const [wideTotals, narrowTotals] = [
+          await totals(`usage_${unit}`),
+          await totals(`usage_totals_${unit}`),
+        ]
+        expect(narrowTotals, unit).toMatchObject({ events: '61', latencies: '61' })
+        expect(narrowTotals?.q[1], unit).toBeCloseTo(wideTotals?.q[1] ?? -1, 0)
+      }
+      const [rows] = await other.query<{ c: string }>(
+        `SELECT count() AS c FROM ${database}.usage_totals_hour FINAL`,
+      )
+      expect(rows?.c).toBe('1')
+    } finally {
+      await other.command(`DROP DATABASE IF EXISTS ${database}`)
+      await other.close()
     }
   })
 

@@ -13,6 +13,16 @@ const rollupTable: Record<TimeBucket, string> = {
   day: usageTables.day,
 }
 
+/** The narrow roll-ups: operation, model and failed only, a few rows per bucket and metric. */
+const totalsTable: Record<TimeBucket, string> = {
+  minute: usageTables.totalsMinute,
+  hour: usageTables.totalsHour,
+  day: usageTables.totalsDay,
+}
+
+/** The dimensions the narrow roll-ups keep; a series grouped by another reads the wide ones. */
+const narrowColumns: readonly GroupColumn[] = ['operation', 'model']
+
 /** An ISO timestamp as ClickHouse DateTime64(3) text, UTC. */
 const withMilliseconds = (iso: string) => new Date(iso).toISOString().replace('T', ' ').replace('Z', '')
 
@@ -46,9 +56,14 @@ export interface PeriodTotals {
   tokensByModel: { model: string; input: number; output: number }[]
 }
 
-/** The analytics queries; every one reads a roll-up, except compaction quality, which only the raw table keeps. */
+/**
+ * The analytics queries; every one reads a roll-up (the narrow one when it can), except compaction quality, which
+ * only the raw table keeps.
+ */
 export function createAnalyticsStore(clickhouse: ClickhouseStore) {
-  const table = (bucket: TimeBucket) => `${clickhouse.database}.${rollupTable[bucket]}`
+  /** The narrow roll-up unless the series is split by a dimension only the wide one keeps. */
+  const table = (bucket: TimeBucket, groupBy?: GroupColumn) =>
+    `${clickhouse.database}.${(groupBy === undefined || narrowColumns.includes(groupBy) ? totalsTable : rollupTable)[bucket]}`
   const window = (instanceId: string, range: Pick<TimeRange, 'from' | 'to'>) => ({
     instance: instanceId,
     from: clickhouseDateTime(range.from),
@@ -77,7 +92,7 @@ export function createAnalyticsStore(clickhouse: ClickhouseStore) {
     async metricSeries(instanceId: string, metric: UsageMetric, range: TimeRange, groupBy?: GroupColumn) {
       const rows = await clickhouse.query<Slot & { value: number }>(
         `SELECT toString(bucket) AS slot, ${groupBy ?? "''"} AS grp, sum(total) AS value
-           FROM ${table(range.bucket)}
+           FROM ${table(range.bucket, groupBy)}
           WHERE ${inWindow} AND metric = {metric:String}
           GROUP BY slot, grp ORDER BY slot, grp`,
         { ...window(instanceId, range), metric },
@@ -108,7 +123,7 @@ export function createAnalyticsStore(clickhouse: ClickhouseStore) {
       const rows = await clickhouse.query<Slot & { model: string; input: number; output: number }>(
         `SELECT toString(bucket) AS slot, ${groupBy ?? "''"} AS grp, model,
                 sumIf(total, metric = 'llm_input_tokens') AS input, sumIf(total, metric = 'llm_output_tokens') AS output
-           FROM ${table(range.bucket)}
+           FROM ${table(range.bucket, groupBy)}
           WHERE ${inWindow} AND metric IN ('llm_input_tokens', 'llm_output_tokens')
           GROUP BY slot, grp, model ORDER BY slot, grp`,
         window(instanceId, range),
