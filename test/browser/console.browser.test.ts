@@ -20,6 +20,7 @@ import { createEventProducer } from '@memory-service/log'
 import type {
   AnalyticsLatencyResponse,
   AnalyticsSummaryResponse,
+  ConversationContext,
   CreatedInstance,
   IngestionStatus,
 } from '@memory-service/contracts'
@@ -36,6 +37,12 @@ if (!executablePath) {
 const artifacts = 'test-results/console'
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
 const hour = 3_600_000
+const conversationId = 'console-conversation-1'
+const transcript: ['user' | 'assistant', string][] = [
+  ['user', 'Can you remind me what time the pottery class starts on Thursday?'],
+  ['assistant', 'It starts at 6 pm at the studio on Rua das Flores.'],
+  ['user', 'Thanks, I will bring the glazes I bought in Porto.'],
+]
 const currentHour = Math.floor(Date.now() / hour) * hour
 
 let harness: Awaited<ReturnType<typeof startGatewayWithInstance>> | undefined
@@ -122,7 +129,7 @@ describe.skipIf(!executablePath)('the console in Chromium', () => {
             measuredBy: `console-browser-${String(index)}`,
             occurredAt: new Date(currentHour - (inThisHour ? 0 : hour) + index * 1000).toISOString(),
             latencyMs: inThisHour ? index : 60 + index,
-            dimensions: { user_id: 'ana' },
+            dimensions: { user_id: 'seeded-user' },
           },
           'console-browser',
         ),
@@ -132,6 +139,20 @@ describe.skipIf(!executablePath)('the console in Chromium', () => {
     await producer.close()
 
     await api('POST', `/instances/${instanceId}/memory-architecture/init`)
+    // A conversation, and ten context fetches through the API: usage the API itself records, beside the seeded.
+    await api('POST', `/v1/conversations/${conversationId}/transcript`, {
+      user_id: 'ana',
+      messages: transcript.map(([role, content]) => ({ role, content })),
+    })
+    await eventually(async () => {
+      const context = await api<ConversationContext>(
+        'GET',
+        `/v1/conversations/${conversationId}/context?user_id=ana`,
+      )
+      return context.recent_turns.length === transcript.length ? context : undefined
+    }, 60_000)
+    for (let index = 0; index < 9; index += 1)
+      await api('GET', `/v1/conversations/${conversationId}/context?user_id=ana&max_tokens=500`)
     ingestionId = (
       await api<{ ingestion_id: string }>('POST', '/v1/memories', {
         document:
@@ -151,7 +172,7 @@ describe.skipIf(!executablePath)('the console in Chromium', () => {
         'GET',
         `/v1/analytics/summary?instance_id=${instanceId}&period=24h`,
       )
-      return summary.context_fetches.total === 60 ? summary : undefined
+      return summary.context_fetches.total >= 70 ? summary : undefined
     }, 60_000)
 
     browser = await chromium.launch({ executablePath: executablePath ?? undefined, args: ['--no-sandbox'] })
@@ -245,7 +266,9 @@ describe.skipIf(!executablePath)('the console in Chromium', () => {
     const p95s = await rows.locator('td:nth-child(4)').allTextContents()
     const shown = calls.map((count, index) => [count, p95s[index]])
     expect(shown).toEqual(expected)
-    expect(shown.map((row) => row[0])).toEqual(['20', '40'])
+    // The hour before: the 20 seeded; this hour: the 40 seeded and the API's own fetches (at least ten).
+    expect(shown[0]?.[0]).toBe('20')
+    expect(Number(shown[1]?.[0])).toBeGreaterThanOrEqual(50)
   })
 
   it('usage: exports CSV with the seeded rows, through the API with the key', async () => {
@@ -259,9 +282,12 @@ describe.skipIf(!executablePath)('the console in Chromium', () => {
     const text = readFileSync(await download.path(), 'utf8')
     const [header, ...rows] = text.trim().split('\n')
     expect(header?.split(',').slice(0, 4)).toEqual(['"occurred_at"', '"metric"', '"value"', '"latency_ms"'])
-    const fetches = rows.filter((row) => row.includes('"context_fetch"'))
-    expect(fetches).toHaveLength(60)
-    expect(fetches.map((row) => Number(row.split(',')[3])).sort((a, b) => a - b)).toEqual([
+    // The seeded fetches, each once with its latency; the API's own (user ana) are in the file too.
+    const fetches = (user: string) =>
+      rows.filter((row) => row.includes('"context_fetch"') && row.includes(`"${user}"`))
+    const seeded = fetches('seeded-user')
+    expect(fetches('ana').length).toBeGreaterThanOrEqual(10)
+    expect(seeded.map((row) => Number(row.split(',')[3])).sort((a, b) => a - b)).toEqual([
       ...Array.from({ length: 40 }, (_, index) => index + 1),
       ...Array.from({ length: 20 }, (_, index) => index + 101),
     ])
@@ -287,6 +313,50 @@ describe.skipIf(!executablePath)('the console in Chromium', () => {
     await expect.poll(() => history.count()).toBeGreaterThan(0)
     expect(await history.first().textContent()).toContain('created')
     await checkPage('memory-detail')
+
+    // Delete asks first; cancelling keeps the memory.
+    await page.getByRole('button', { name: 'Delete' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Delete this memory?' })
+    await dialog.waitFor()
+    await page.keyboard.press('Escape')
+    await dialog.waitFor({ state: 'hidden' })
+    // Edit with a merge strategy: the change is an event, and the history shows it once projected.
+    await page.getByRole('button', { name: 'Edit' }).click()
+    await page.getByLabel('Content').fill(`${content} (confirmed)`)
+    await page.getByLabel('Merge strategy').selectOption('replace')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await expect.poll(() => page.getByRole('status').textContent()).toContain('Saved')
+    await expect
+      .poll(
+        async () => {
+          await page.reload()
+          await page.locator('[data-testid="memory-history"]').waitFor()
+          return history.count()
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(2)
+    expect(await detail.locator('.memory-content').textContent()).toBe(`${content} (confirmed)`)
+    expect(await history.nth(1).textContent()).toContain('updated')
+  })
+
+  it('conversations: the turns and the context an agent gets for a token budget', async () => {
+    await page.goto(`${baseUrl}/console/#/conversations`)
+    await page.getByLabel('Conversation id').fill(conversationId)
+    await page.getByLabel('User id').fill('ana')
+    await page.getByLabel('Token budget').fill('2000')
+    await page.getByRole('button', { name: 'Preview context' }).click()
+    const turns = page.locator('.turns li p')
+    await expect.poll(() => turns.count()).toBe(transcript.length)
+    expect(await turns.allTextContents()).toEqual(transcript.map(([, content]) => content))
+    const context = await api<ConversationContext>(
+      'GET',
+      `/v1/conversations/${conversationId}/context?user_id=ana&max_tokens=2000`,
+    )
+    expect(await page.locator('[data-testid="context"] .sub').first().textContent()).toContain(
+      `of 2,000 tokens · ${String(context.recent_turns.length)} recent turns`,
+    )
+    await checkPage('conversations')
   })
 
   it('ingestion: lists the job with its stages, opens it', async () => {
