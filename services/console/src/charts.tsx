@@ -70,7 +70,11 @@ export function TimeChart(props: {
       aria-label={`${props.title}: ${String(points)} data points in ${String(props.series.length)} series`}
     >
       <figcaption>{props.title}</figcaption>
-      {points === 0 ? <p class="empty">No data in this range.</p> : <div ref={host} class="chart-canvas" data-points={points} />}
+      {points === 0 ? (
+        <p class="empty">No data in this range.</p>
+      ) : (
+        <div ref={host} class="chart-canvas" data-points={points} />
+      )}
     </figure>
   )
 }

@@ -44,6 +44,16 @@ export function ErrorNotice(props: { error: unknown }) {
   )
 }
 
+/** What an action did, announced to screen readers (a polite live region). */
+export function Done(props: { message: string | undefined }) {
+  if (!props.message) return null
+  return (
+    <p class="notice" role="status">
+      {props.message}
+    </p>
+  )
+}
+
 export function Field(props: { label: string; children: ComponentChildren; hint?: string }) {
   return (
     <label class="field">

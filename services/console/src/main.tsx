@@ -32,10 +32,6 @@ function routeOf(hash: string): Route {
   return { page: page || 'overview', rest }
 }
 
-export function navigate(...parts: string[]): void {
-  location.hash = '#/' + parts.map(encodeURIComponent).join('/')
-}
-
 function SignIn(props: { onSignedIn: (api: Api) => void }) {
   const [key, setKey] = useState('')
   const [error, setError] = useState<unknown>()

@@ -4,7 +4,7 @@ import { stringify } from 'yaml'
 import type { ConfigHistory, ConfigVersion, ConfigVersionList } from '@memory-service/contracts'
 import { ApiError, type Api } from '../api.js'
 import type { Route } from '../main.js'
-import { ErrorNotice, Field, Table, useLoad } from '../components.js'
+import { Done, ErrorNotice, Field, Table, useLoad } from '../components.js'
 import { formatChange, formatMs, formatNumber, problemsByLine } from '../format.js'
 
 const yamlOf = (version: ConfigVersion | undefined) =>
@@ -227,11 +227,7 @@ export function ConfigurationPage(props: { api: Api; route: Route }) {
       <h1>Configuration</h1>
       <ErrorNotice error={versions.error} />
       <ErrorNotice error={action.error} />
-      {action.done ? (
-        <p class="notice" role="status">
-          {action.done}
-        </p>
-      ) : null}
+      <Done message={action.done} />
       {versions.data && items.length === 0 ? (
         <p>
           No configuration yet.{' '}

@@ -7,7 +7,7 @@ import type {
 } from '@memory-service/contracts'
 import type { Api } from '../api.js'
 import type { Route } from '../main.js'
-import { Confirm, ErrorNotice, Field, Table, useLoad } from '../components.js'
+import { Confirm, Done, ErrorNotice, Field, Table, useLoad } from '../components.js'
 import { formatNumber } from '../format.js'
 
 const memoryTypes = ['fact', 'preference', 'episode', 'emotion', 'temporal_event'] as const
@@ -315,11 +315,7 @@ function MemoryDetail(props: { api: Api; memoryId: string }) {
             )
           ) : null}
           <ErrorNotice error={action.error} />
-          {action.done ? (
-            <p class="notice" role="status">
-              {action.done}
-            </p>
-          ) : null}
+          <Done message={action.done} />
         </article>
       ) : null}
       <h2>History</h2>

@@ -7,7 +7,7 @@ import type {
 import type { Api } from '../api.js'
 import type { Route } from '../main.js'
 import { TimeChart } from '../charts.js'
-import { ErrorNotice, Field, Table, useLoad } from '../components.js'
+import { Done, ErrorNotice, Field, Table, useLoad } from '../components.js'
 import {
   bucketFor,
   formatMs,
@@ -206,11 +206,7 @@ export function UsagePage(props: { api: Api; route: Route }) {
         </span>
       </form>
       <ErrorNotice error={exportState.error} />
-      {exportState.done ? (
-        <p class="notice" role="status">
-          Exported {exportState.done}
-        </p>
-      ) : null}
+      <Done message={exportState.done && `Exported ${exportState.done}`} />
 
       <section aria-labelledby="metrics-title">
         <div class="section-head">
