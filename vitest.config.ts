@@ -63,6 +63,9 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 240_000,
           fileParallelism: false,
+          // After the other projects: its services join the same consumer groups as an e2e file's would, so the two
+          // must not run at once (an e2e file's documents would be handled by this file's pipeline).
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -92,6 +92,12 @@ describe('provisioning', () => {
       'usage_minute',
       'usage_minute_mv',
       'usage_raw',
+      'usage_totals_day',
+      'usage_totals_day_mv',
+      'usage_totals_hour',
+      'usage_totals_hour_mv',
+      'usage_totals_minute',
+      'usage_totals_minute_mv',
     ])
   })
 
