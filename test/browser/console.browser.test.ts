@@ -25,6 +25,7 @@ import type {
   IngestionStatus,
 } from '@memory-service/contracts'
 import { findChromium } from '../support/browser.js'
+import { request } from '../support/http.js'
 import { eventually, startGatewayWithInstance } from '../support/testEngines.js'
 
 const executablePath = findChromium()
@@ -55,18 +56,18 @@ let browser: Browser | undefined
 let context: BrowserContext
 let page: Page
 
-async function api<T>(method: string, path: string, body?: unknown, key = instance.api_key.key): Promise<T> {
-  const response = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${key}`,
-      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  })
-  const text = await response.text()
-  if (!response.ok) throw new Error(`${method} ${path}: ${String(response.status)} ${text}`)
-  return JSON.parse(text) as T
+/** A call the test needs to succeed: the API's answer, or an error naming the status and body. */
+async function api<T>(
+  method: string,
+  path: string,
+  json?: unknown,
+  apiKey = instance.api_key.key,
+): Promise<T> {
+  const response = await request<T>(baseUrl, method, path, { apiKey, json })
+  if (response.status >= 300 || response.body === null) {
+    throw new Error(`${method} ${path}: ${String(response.status)} ${response.text}`)
+  }
+  return response.body
 }
 
 async function signIn(key: string): Promise<void> {

@@ -62,23 +62,36 @@ function JobDetail(props: { api: Api; ingestionId: string }) {
   )
 }
 
+interface ListState {
+  status: (typeof statuses)[number]
+  page: number
+  live: boolean
+}
+
+/** The route: one job's detail, or the list. The list's filter lives here, so it is kept while a job is open. */
 export function IngestionPage(props: { api: Api; route: Route }) {
+  const [state, setState] = useState<ListState>({ status: '', page: 1, live: true })
+  const ingestionId = props.route.rest[0]
+  if (ingestionId) return <JobDetail api={props.api} ingestionId={ingestionId} />
+  return <JobList api={props.api} state={state} onChange={setState} />
+}
+
+function JobList(props: { api: Api; state: ListState; onChange: (state: ListState) => void }) {
   const { api } = props
-  const [status, setStatus] = useState<(typeof statuses)[number]>('')
-  const [page, setPage] = useState(1)
-  const [live, setLive] = useState(true)
+  const { status, page, live } = props.state
+  const setStatus = (next: ListState['status']) => props.onChange({ ...props.state, status: next, page: 1 })
+  const setPage = (next: number) => props.onChange({ ...props.state, page: next })
+  const setLive = (next: boolean) => props.onChange({ ...props.state, live: next })
   const jobs = useLoad(
     () => api.get<IngestionJobList>('/v1/ingestions', { status: status || undefined, page, page_size: 20 }),
     [status, page],
   )
   useEffect(() => {
-    if (!live || props.route.rest[0]) return
+    if (!live) return
     const timer = setInterval(() => jobs.reload(), 3000)
     return () => clearInterval(timer)
-  }, [live, status, page, props.route.rest[0]])
+  }, [live, status, page])
 
-  const ingestionId = props.route.rest[0]
-  if (ingestionId) return <JobDetail api={api} ingestionId={ingestionId} />
   const data = jobs.data
   return (
     <>
@@ -89,7 +102,7 @@ export function IngestionPage(props: { api: Api; route: Route }) {
             <select
               name="status"
               value={status}
-              onChange={(event) => (setStatus(event.currentTarget.value as typeof status), setPage(1))}
+              onChange={(event) => setStatus(event.currentTarget.value as typeof status)}
             >
               {statuses.map((name) => (
                 <option value={name}>{name || 'any'}</option>

@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto'
 import type { Client } from '@elastic/elasticsearch'
-import { deleteMatchingDocuments, distinctValuesOf } from '@memory-service/engines'
+import { deleteMatchingDocuments, distinctValuesOf, sourcesOf, totalHitsOf } from '@memory-service/engines'
 import type {
   ConversationCompacted,
   ConversationEventRecorded,
@@ -242,8 +242,7 @@ export function createConversationStore(client: Client) {
           },
         },
       })
-      const total = response.hits.total
-      return (typeof total === 'number' ? total : (total?.value ?? 0)) > 0
+      return totalHitsOf(response.hits.total) > 0
     },
 
     /**
@@ -263,11 +262,7 @@ export function createConversationStore(client: Client) {
         sort: [{ position: 'desc' }],
         query: turnsAfterQuery(instanceId, conversationId, position),
       })
-      const total = response.hits.total
-      return {
-        turns: response.hits.hits.flatMap((hit) => (hit._source ? [hit._source] : [])).reverse(),
-        total: typeof total === 'number' ? total : (total?.value ?? 0),
-      }
+      return { turns: sourcesOf(response.hits.hits).reverse(), total: totalHitsOf(response.hits.total) }
     },
 
     /** Turns after a position, oldest first. */

@@ -1,7 +1,7 @@
 import type { Client, estypes } from '@elastic/elasticsearch'
 import { INGESTION_JOBS_INDEX, type IngestionJob } from '@memory-service/domain'
 import type { IngestionJobList, IngestionJobListQuery } from '@memory-service/contracts'
-import { createElasticsearchStore } from '@memory-service/engines'
+import { createElasticsearchStore, pageWindow, totalHitsOf } from '@memory-service/engines'
 
 /** The ingestion jobs' read model as the REST routes query it: one job by id, and an instance's recent jobs. */
 export interface IngestionJobs {
@@ -25,8 +25,7 @@ export function createIngestionJobs(client: Client, index = INGESTION_JOBS_INDEX
           query: { bool: { filter } },
           // The id breaks ties, so a page boundary falls in the same place on every call.
           sort: [{ updated_at: 'desc' }, { ingestion_id: 'asc' }],
-          from: (query.page - 1) * query.page_size,
-          size: query.page_size,
+          ...pageWindow(query.page, query.page_size),
           track_total_hits: true,
         },
         // Before the first document is accepted the index may not exist yet: no jobs, not an error.
@@ -35,8 +34,7 @@ export function createIngestionJobs(client: Client, index = INGESTION_JOBS_INDEX
       // An ignored 404 answers the error's body, without hits.
       const answered = (response as Partial<typeof response>).hits
       const hits = answered?.hits ?? []
-      const totalHits = answered?.total
-      const total = typeof totalHits === 'number' ? totalHits : (totalHits?.value ?? 0)
+      const total = totalHitsOf(answered?.total)
       const items = hits.flatMap((hit) => {
         if (!hit._source) return []
         const { instance_id, memory_ids, ...job } = hit._source

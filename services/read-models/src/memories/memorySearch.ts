@@ -1,7 +1,7 @@
 import { defaultSearchTuning, type SearchTuning } from '@memory-service/domain'
 import type { Client, estypes } from '@elastic/elasticsearch'
 import type { MemorySearchRequest } from '@memory-service/contracts'
-import type { Embedder } from '@memory-service/engines'
+import { totalHitsOf, type Embedder } from '@memory-service/engines'
 import { AppError } from '@memory-service/domain'
 import { MEMORIES_ALIAS } from '@memory-service/domain'
 import { derivedFields, type StoredMemory } from './memoryStore.js'
@@ -520,8 +520,7 @@ export function createMemorySearch(deps: {
         track_total_hits: 1,
         query: { bool: { filter: scopeFilters(instanceId, { query: '', ...scope }) } },
       })
-      const total = response.hits.total
-      return (typeof total === 'number' ? total : (total?.value ?? 0)) > 0
+      return totalHitsOf(response.hits.total) > 0
     },
   }
 }

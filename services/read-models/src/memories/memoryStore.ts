@@ -2,6 +2,7 @@ import type { Client, estypes } from '@elastic/elasticsearch'
 import type { MemoryListQuery } from '@memory-service/contracts'
 import { MEMORIES_ALIAS, type MemoryDocument, type MemoryState } from '@memory-service/domain'
 import { validityFilters } from './memoryValidity.js'
+import { pageWindow, sourcesOf, totalHitsOf } from '@memory-service/engines'
 
 /** A memory as read back: the vector only when asked for, the keyword terms absent from documents older than them. */
 export type StoredMemory = Omit<
@@ -100,16 +101,11 @@ export function createMemoryStore(client: Client, index: string = MEMORIES_ALIAS
         index,
         query: { bool: { filter } },
         sort: [{ created_at: 'desc' }, { id: 'asc' }],
-        from: (query.page - 1) * query.page_size,
-        size: query.page_size,
+        ...pageWindow(query.page, query.page_size),
         track_total_hits: true,
         _source: { excludes: derivedFields },
       })
-      const total = response.hits.total
-      return {
-        items: response.hits.hits.flatMap((hit) => (hit._source ? [hit._source] : [])),
-        total: typeof total === 'number' ? total : (total?.value ?? 0),
-      }
+      return { items: sourcesOf(response.hits.hits), total: totalHitsOf(response.hits.total) }
     },
     async factVersions(instanceId, scope, keys) {
       if (keys.length === 0) return []

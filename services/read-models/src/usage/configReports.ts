@@ -7,17 +7,17 @@ import type { ConfigVersionRecord } from '@memory-service/domain'
 const withMilliseconds = (date: Date) => date.toISOString().replace('T', ' ').replace('Z', '')
 const round = (value: number, digits = 2) => Number((Number.isFinite(value) ? value : 0).toFixed(digits))
 
-/**
- * Usage of an instance while each configuration version was active. A version's window starts and ends at
- * arbitrary instants, so it is read from the raw events (kept 400 days, ordered by instance, metric and time),
- * not from the minute roll-ups, which would count the minute of a switch towards both versions.
- */
 /** What the reports read of an instance's configuration versions (the control plane's read model answers it). */
 export interface ConfigVersionsView {
   active(instanceId: string): ConfigVersionRecord
   list(instanceId: string, page: number, pageSize: number): { items: ConfigVersionRecord[] }
 }
 
+/**
+ * Usage of an instance while each configuration version was active. A version's window starts and ends at
+ * arbitrary instants, so it is read from the raw events (kept 400 days, ordered by instance, metric and time),
+ * not from the minute roll-ups, which would count the minute of a switch towards both versions.
+ */
 export function createConfigReports(clickhouse: ClickhouseStore, configs: ConfigVersionsView) {
   async function usageBetween(instanceId: string, from: Date, to: Date): Promise<ConfigUsage> {
     const [row] = await clickhouse.query<Record<string, number | string | number[]>>(

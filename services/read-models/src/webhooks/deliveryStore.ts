@@ -1,4 +1,5 @@
 import type { Client } from '@elastic/elasticsearch'
+import { pageWindow, sourcesOf, totalHitsOf } from '@memory-service/engines'
 import { WEBHOOK_DELIVERIES_INDEX, type DeliveryRecord } from '@memory-service/domain'
 
 /** A delivery as read, with what a conditional write needs (Elasticsearch's sequence number and primary term). */
@@ -72,15 +73,10 @@ export function createDeliveryStore(client: Client, index = WEBHOOK_DELIVERIES_I
         index,
         query: { term: { webhook_id: webhookId } },
         sort: [{ created_at: 'desc' }, { delivery_id: 'asc' }],
-        from: (page - 1) * pageSize,
-        size: pageSize,
+        ...pageWindow(page, pageSize),
         track_total_hits: true,
       })
-      const total = response.hits.total
-      return {
-        items: response.hits.hits.flatMap((hit) => (hit._source ? [hit._source] : [])),
-        total: typeof total === 'number' ? total : (total?.value ?? 0),
-      }
+      return { items: sourcesOf(response.hits.hits), total: totalHitsOf(response.hits.total) }
     },
     async due(now, limit) {
       const response = await client.search<DeliveryRecord>({
