@@ -44,6 +44,6 @@ export const defaultSearchTuning: SearchTuning = {
   },
   depthPerResult: 5,
   rerankPerResult: 3,
-  rerank: { similarity: 0.4, fused: 0.4, termCoverage: 0.2, entity: 0, sameSourceDiscount: 0.8 },
+  rerank: { similarity: 0.4, fused: 0.4, termCoverage: 0.2, entity: 0, sameSourceDiscount: 0.6 },
   superseded: 0.8,
 }
