@@ -117,7 +117,41 @@ beforeAll(async () => {
   ])
   for (const [index, remark] of distractions.entries())
     await rememberConversation(client, conversationUser, [`Carol: ${remark}`], `distraction-${String(index)}`)
+  await rememberDiary(client, diarist, diary)
 }, 300_000)
+
+const diarist = uniqueName('dana')
+// Evenings out, each on its day; the one of 14 July 2023 shares the fewest words with the question asked about it.
+const diary = [
+  { on: '2023-05-02T20:00:00.000Z', entry: 'Dana: I watched a film at the cinema with my friends tonight.' },
+  { on: '2023-07-14T21:00:00.000Z', entry: 'Dana: Saw a spooky thriller on the big screen this evening.' },
+  { on: '2023-09-20T19:30:00.000Z', entry: 'Dana: We watched an old film at the cinema downtown.' },
+  { on: '2023-11-05T20:15:00.000Z', entry: 'Dana: I watched a documentary film at the cinema after work.' },
+]
+
+/** Ingests dated entries of one user in one batch and waits until each is searchable. */
+async function rememberDiary(api: MemoryClient, user: string, entries: { on: string; entry: string }[]) {
+  const { results } = await api.memories.ingestBatch(
+    entries.map(({ on, entry }) => ({
+      document: entry,
+      document_type: 'ai-chat-conversation' as const,
+      mode: 'fast' as const,
+      document_created_at: on,
+      user_id: user,
+      metadata: { on },
+    })),
+  )
+  for (const accepted of results)
+    await eventually(async () => {
+      const status = await api.memories.status(accepted.ingestion_id)
+      return status.status === 'completed' ? status : undefined
+    }, 60_000)
+  // A finished job's memories are stored; search sees them after the index's next refresh.
+  await eventually(async () => {
+    const found = await api.memories.search({ query: 'evening', user_id: user, limit: 10, mode: 'fast' })
+    return found.results.length === entries.length ? found : undefined
+  }, 30_000)
+}
 
 const conversationUser = uniqueName('carol')
 // A word only the first turn of the conversation holds: the reply after it says nothing of it.
@@ -174,6 +208,34 @@ describe('a turn of a conversation ingested turn by turn, in one batch', () => {
     // The reply holds no word of the query; only its context, the turn before it, does.
     expect(reply?.content).toMatch(/felt crazy/)
     expect(results[0]?.content).toContain(sponsor)
+  })
+})
+
+describe('a question that names a period', () => {
+  it('finds what was written then first (accurate), and nothing changes for a period nobody wrote in', async () => {
+    const dated = await search({
+      query: 'What film did Dana watch on 14 July 2023?',
+      user_id: diarist,
+      limit: 4,
+      mode: 'accurate',
+    })
+    expect(dated[0]?.metadata.on).toBe('2023-07-14T21:00:00.000Z')
+    // Without a date the same question ranks the entries that share its words first.
+    const undated = await search({
+      query: 'What film did Dana watch?',
+      user_id: diarist,
+      limit: 4,
+      mode: 'accurate',
+    })
+    expect(undated[0]?.metadata.on).not.toBe('2023-07-14T21:00:00.000Z')
+    // A period with no entry: the question is answered as if it named none.
+    const empty = await search({
+      query: 'What film did Dana watch in March 2021?',
+      user_id: diarist,
+      limit: 4,
+      mode: 'accurate',
+    })
+    expect(empty).toHaveLength(4)
   })
 })
 

@@ -17,6 +17,12 @@ export interface SearchTuning {
      * the same request. Carries the names the embedded question leaves out.
      */
     fastKeyword: number
+    /**
+     * accurate only, when the question names a period ("in July 2022"): the question against the memories written
+     * (or said to have happened) in it, by vector and by keyword.
+     */
+    periodVector: number
+    periodKeyword: number
   }
   /** Candidates per requested result taken from each list (at least 50, at most 200). */
   depthPerResult: number
@@ -41,6 +47,8 @@ export const defaultSearchTuning: SearchTuning = {
     contextVector: 1,
     contextKeyword: 2,
     fastKeyword: 0.2,
+    periodVector: 2,
+    periodKeyword: 2,
   },
   depthPerResult: 5,
   rerankPerResult: 3,

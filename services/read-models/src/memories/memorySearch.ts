@@ -16,7 +16,7 @@ import {
   type Ranking,
   type ScoredList,
 } from '@memory-service/domain'
-import { askedFactOf, searchTermsOf, type AskedFact } from '@memory-service/domain'
+import { askedFactOf, askedPeriodOf, searchTermsOf, type AskedFact } from '@memory-service/domain'
 
 export type SearchRequest = MemorySearchRequest & {
   limit: number
@@ -352,6 +352,30 @@ export function createMemorySearch(deps: {
           : []),
       ]
     })
+    // A question that names a period also searches the memories of that period: its date words match few memories'
+    // words, and "what did she paint in July 2022" is about what was said then.
+    const period = askedPeriodOf(request.query, new Date(request.as_of ?? Date.now()))
+    const inPeriod: estypes.QueryDslQueryContainer[] | null = period
+      ? [
+          ...filters,
+          {
+            bool: {
+              should: [
+                { range: { 'source.document_created_at': { gte: period.from, lt: period.to } } },
+                // A day without a time: the window's days.
+                { range: { occurred_on: { gte: period.from.slice(0, 10), lt: period.to.slice(0, 10) } } },
+              ],
+              minimum_should_match: 1,
+            },
+          },
+        ]
+      : null
+    if (period && inPeriod && tuning.lists.periodKeyword > 0)
+      keywordSearches.push({
+        body: listBody({ bool: { filter: inPeriod, must: [keywordQuery(period.withoutDates)] } }, depth),
+        weight: tuning.lists.periodKeyword,
+        scored: false,
+      })
     const keywordLists = runSearches(keywordSearches)
     // Settled here so that a failed embedding does not leave the keyword lists' failure unhandled.
     keywordLists.catch(() => undefined)
@@ -382,6 +406,12 @@ export function createMemorySearch(deps: {
         scored: true,
       })
     }
+    if (inPeriod && tuning.lists.periodVector > 0)
+      vectorSearches.push({
+        body: listBody(knn('embedding', vectors[0] ?? [], depth, inPeriod), depth),
+        weight: tuning.lists.periodVector,
+        scored: true,
+      })
     const lists = [...(await runSearches(vectorSearches)), ...(await keywordLists)]
     const searches = [...vectorSearches, ...keywordSearches]
     const retrieved = performance.now()
