@@ -131,7 +131,8 @@ const diary = [
 
 /** Ingests dated entries of one user in one batch and waits until each is searchable. */
 async function rememberDiary(api: MemoryClient, user: string, entries: { on: string; entry: string }[]) {
-  const { results } = await api.memories.ingestBatch(
+  await ingestAndFinish(
+    api,
     entries.map(({ on, entry }) => ({
       document: entry,
       document_type: 'ai-chat-conversation' as const,
@@ -141,11 +142,6 @@ async function rememberDiary(api: MemoryClient, user: string, entries: { on: str
       metadata: { on },
     })),
   )
-  for (const accepted of results)
-    await eventually(async () => {
-      const status = await api.memories.status(accepted.ingestion_id)
-      return status.status === 'completed' ? status : undefined
-    }, 60_000)
   // A finished job's memories are stored; search sees them after the index's next refresh.
   await eventually(async () => {
     const found = await api.memories.search({ query: 'evening', user_id: user, limit: 10, mode: 'fast' })
@@ -172,7 +168,8 @@ async function rememberConversation(
   turns: string[],
   label = 'conversation',
 ): Promise<string[]> {
-  const { results } = await api.memories.ingestBatch(
+  return ingestAndFinish(
+    api,
     turns.map((document, turn) => ({
       document,
       document_type: 'ai-chat-conversation' as const,
@@ -182,6 +179,14 @@ async function rememberConversation(
       metadata: { label, turn },
     })),
   )
+}
+
+/** Ingests documents in one batch, waits for every job to complete, and returns their memory ids in order. */
+async function ingestAndFinish(
+  api: MemoryClient,
+  documents: Parameters<MemoryClient['memories']['ingestBatch']>[0],
+): Promise<string[]> {
+  const { results } = await api.memories.ingestBatch(documents)
   const memoryIds: string[] = []
   for (const accepted of results) {
     const job = await eventually(async () => {
