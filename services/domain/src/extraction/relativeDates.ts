@@ -145,6 +145,25 @@ const yearPeriod = (year: number): Period => ({
   label: String(year),
 })
 
+/** The day after a period's last. */
+function endOf(period: Period): DayNumber {
+  const { year, month } = partsOf(period.start)
+  switch (period.granularity) {
+    case 'day':
+      return period.start + 1
+    case 'weekend':
+      return period.start + 2
+    case 'week':
+      return period.start + 7
+    case 'month':
+      return dayNumber(year, month + 1, 1)
+    case 'season':
+      return dayNumber(year, month + 3, 1)
+    case 'year':
+      return dayNumber(year + 1, 1, 1)
+  }
+}
+
 type SeasonName = 'spring' | 'summer' | 'fall' | 'autumn' | 'winter'
 const seasonStartMonth: Record<SeasonName, number> = { spring: 3, summer: 6, fall: 9, autumn: 9, winter: 12 }
 
@@ -318,6 +337,8 @@ interface Candidate {
   approximate: boolean
   /** The expression carries its full date already; appending the resolution would only repeat it. */
   explicit: boolean
+  /** The expression names no year or no direction ("May 7", "in June", "on Friday"): the tense picked one. */
+  guessed?: boolean
 }
 
 interface Matcher {
@@ -332,6 +353,7 @@ interface Matcher {
 }
 
 const relative = (period: Period, approximate = false) => ({ period, approximate, explicit: false })
+const guessed = (period: Period) => ({ period, approximate: false, explicit: false, guessed: true })
 const possessive = `(?:['’]s)?`
 const quantity = `(?:\\d{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|(?:a\\s+)?couple(?:\\s+of)?|(?:a\\s+)?few|several)`
 const direction = `(last|this\\s+past|this\\s+coming|this|next)`
@@ -434,7 +456,7 @@ const matchers: Matcher[] = [
       // "by Friday", "until Friday" name a deadline, which lies ahead.
       const isDeadline = /^(?:by|until|till)$/i.test(match[1] ?? '')
       const ahead = isDeadline || tense === 'future'
-      return relative(dayPeriod(weekdayRelativeTo(weekday, reference, ahead ? 'after' : 'before')))
+      return guessed(dayPeriod(weekdayRelativeTo(weekday, reference, ahead ? 'after' : 'before')))
     },
   },
   {
@@ -525,7 +547,7 @@ const matchers: Matcher[] = [
       const month = monthNumberOf(spelled)
       const isFullName = monthNames.some((name) => name === spelled)
       if (month === null || !isFullName) return null
-      return relative(yearlessMonth(month, reference, tense))
+      return guessed(yearlessMonth(month, reference, tense))
     },
   },
   {
@@ -558,7 +580,7 @@ function explicitDay(
     return { period: dayPeriod(dayNumber(year, month, day)), approximate: false, explicit: true }
   }
   const resolved = yearlessDay(month, day, reference, tense)
-  return resolved === null ? null : relative(dayPeriod(resolved))
+  return resolved === null ? null : guessed(dayPeriod(resolved))
 }
 
 const granularityRank: Record<DateGranularity, number> = {
@@ -648,6 +670,32 @@ export function explicitDatesIn(text: string): ResolvedDate[] {
       start: isoOf(candidate.period.start),
       granularity: candidate.period.granularity,
       approximate: false,
+    }))
+}
+
+/** A period a text names, from its first day to the day after its last (YYYY-MM-DD). */
+export interface NamedPeriod {
+  expression: string
+  start: string
+  end: string
+  granularity: DateGranularity
+}
+
+/**
+ * The periods a text names without a guess, against `reference` (an ISO date or date-time, read as its calendar day):
+ * full dates and expressions relative to that day ("yesterday", "last week", "two years ago"), not the ones whose
+ * year or direction only the tense could pick ("May 7", "in June", "on Friday").
+ */
+export function namedPeriodsIn(text: string, reference: string): NamedPeriod[] {
+  const day = parseReferenceDay(reference)
+  if (day === null) return []
+  return candidatesIn(text, day, tenseOf(text))
+    .filter((candidate) => !candidate.guessed)
+    .map((candidate) => ({
+      expression: text.slice(candidate.start, candidate.end),
+      start: isoOf(candidate.period.start),
+      end: isoOf(endOf(candidate.period)),
+      granularity: candidate.period.granularity,
     }))
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { askedPeriodOf } from './questionDates.js'
 
-const reference = new Date('2026-11-26T10:00:00Z')
+const reference = '2026-11-26T10:00:00Z'
 const asked = (question: string) => askedPeriodOf(question, reference)
 
 describe('askedPeriodOf', () => {
@@ -24,11 +24,11 @@ describe('askedPeriodOf', () => {
     })
   })
 
-  it('reads a year alone, which chrono-node leaves out', () => {
+  it('reads a year, to a week after it ends', () => {
     expect(asked('How many times has Melanie gone to the beach in 2023?')).toMatchObject({
       from: '2023-01-01T00:00:00.000Z',
       to: '2024-01-08T00:00:00.000Z',
-      withoutDates: 'How many times has Melanie gone to the beach?',
+      withoutDates: 'How many times has Melanie gone to the beach in?',
     })
   })
 
@@ -43,15 +43,22 @@ describe('askedPeriodOf', () => {
     })
   })
 
-  it('reads a period relative to the reference moment', () => {
+  it('reads a period relative to the reference day, as documents are read', () => {
     expect(asked('What did Nate cook yesterday?')).toMatchObject({
       from: '2026-11-24T00:00:00.000Z',
       to: '2026-11-28T00:00:00.000Z',
     })
+    // The Monday-to-Sunday week before the reference's (a Thursday), as in a memory that says "last week".
+    expect(asked('Where did Nate go last week?')).toMatchObject({
+      from: '2026-11-15T00:00:00.000Z',
+      to: '2026-11-25T00:00:00.000Z',
+    })
   })
 
-  it('names no period when the year is unknown or nothing is a date', () => {
+  it('names no period when only a guess would give its year or direction, or nothing is a date', () => {
     expect(asked('When did Melanie go camping in June?')).toBeNull()
+    expect(asked('What did Gina buy on May 7?')).toBeNull()
+    expect(asked('What did Jon cook on Friday?')).toBeNull()
     expect(asked('What did Jon say at 5 pm?')).toBeNull()
     expect(asked('When did Gina go to 2 fairs?')).toBeNull()
     expect(asked('What is Caroline researching?')).toBeNull()

@@ -273,7 +273,7 @@ export function createConversationStore(client: Client) {
         sort: [{ position: 'asc' }],
         query: turnsAfterQuery(instanceId, conversationId, position),
       })
-      return response.hits.hits.flatMap((hit) => (hit._source ? [hit._source] : []))
+      return sourcesOf(response.hits.hits)
     },
   }
 }

@@ -2,7 +2,7 @@ import type { Client } from '@elastic/elasticsearch'
 import type { MemoryChanged } from '@memory-service/contracts'
 import { MEMORY_CHANGES_INDEX, validityOf } from '@memory-service/domain'
 import type { ConsumedEvent } from '@memory-service/log'
-import { deleteMatchingDocuments, distinctValuesOf } from '@memory-service/engines'
+import { deleteMatchingDocuments, distinctValuesOf, sourcesOf } from '@memory-service/engines'
 
 /** What a change did to a memory, as its history tells it. */
 export type HistoryChange = 'created' | 'updated' | 'superseded' | 'reinstated' | 'deleted'
@@ -119,7 +119,7 @@ export function createMemoryHistory(client: Client, index: string = MEMORY_CHANG
           bool: { filter: [{ term: { instance_id: instanceId } }, { term: { memory_id: memoryId } }] },
         },
       })
-      const entries = response.hits.hits.flatMap((hit) => (hit._source ? [hit._source] : []))
+      const entries = sourcesOf(response.hits.hits)
       // Search sees what the last refresh made visible; the versions after it are read by id, in real time (a
       // memory's versions are consecutive), so a change the API just answered for is in its history.
       for (;;) {

@@ -1,7 +1,7 @@
 import { defaultSearchTuning, type SearchTuning } from '@memory-service/domain'
 import type { Client, estypes } from '@elastic/elasticsearch'
 import type { MemorySearchRequest } from '@memory-service/contracts'
-import { totalHitsOf, type Embedder } from '@memory-service/engines'
+import { sourcesOf, totalHitsOf, type Embedder } from '@memory-service/engines'
 import { AppError } from '@memory-service/domain'
 import { MEMORIES_ALIAS } from '@memory-service/domain'
 import { derivedFields, type StoredMemory } from './memoryStore.js'
@@ -354,7 +354,7 @@ export function createMemorySearch(deps: {
     })
     // A question that names a period also searches the memories of that period: its date words match few memories'
     // words, and "what did she paint in July 2022" is about what was said then.
-    const period = askedPeriodOf(request.query, new Date(request.as_of ?? Date.now()))
+    const period = askedPeriodOf(request.query, request.as_of ?? new Date().toISOString())
     const inPeriod: estypes.QueryDslQueryContainer[] | null = period
       ? [
           ...filters,
@@ -522,7 +522,7 @@ export function createMemorySearch(deps: {
     const named = (memory: StoredMemory) =>
       (memory.fact?.value ?? '').split(' ').some((word) => word.length > 0 && words.has(word))
     const inForce = (memory: StoredMemory) => memory.valid_to == null || Date.parse(memory.valid_to) > moment
-    const memories = response.hits.hits.flatMap((hit) => (hit._source ? [hit._source] : []))
+    const memories = sourcesOf(response.hits.hits)
     return [...memories]
       .sort((a, b) => Number(named(b)) - Number(named(a)) || Number(inForce(b)) - Number(inForce(a)))
       .slice(0, statedFactsFirst)

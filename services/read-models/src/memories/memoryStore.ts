@@ -130,7 +130,7 @@ export function createMemoryStore(client: Client, index: string = MEMORIES_ALIAS
         },
         { querystring: { _source_exclude_vectors: false } },
       )
-      return response.hits.hits.flatMap((hit) => (hit._source ? [hit._source] : []))
+      return sourcesOf(response.hits.hits)
     },
     async count(instanceId) {
       const response = await client.count({ index, query: { term: { instance_id: instanceId } } })
