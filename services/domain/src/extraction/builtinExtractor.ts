@@ -9,6 +9,12 @@
  *   unambiguous, and relations between the entities of each statement.
  * Grouping runs in both modes, so the same text yields the same statement boundaries whatever the mode.
  */
+import {
+  assistantStatementBudget,
+  isAssistantSpeaker,
+  isUserRole,
+  selectAssistantStatements,
+} from './assistantTurns.js'
 import { categorize } from './categorize.js'
 import { entityKey } from './entityNames.js'
 import { type EntityMention, entitiesOf, recognizeMentions, recognizeRelations } from './entityRecognition.js'
@@ -25,6 +31,7 @@ import { finestStartOf, type ResolvedDate, resolveDates } from './relativeDates.
 import { splitLongSentence, splitSentences } from './sentences.js'
 import { restoreDroppedSubject } from './droppedSubjects.js'
 import { speakInThirdPerson } from './thirdPerson.js'
+import { blocksOf, listSentences, withoutInlineMarkup } from './textBlocks.js'
 import { splitTurns, type SpeakerTurn } from './turnSplitting.js'
 
 /** Upper bound of a statement's content; longer groups are not formed and longer sentences are cut. */
@@ -58,7 +65,7 @@ const courtesy =
 // Words that open a reply without informing. The ones that can also start a statement ("No doubt…", "Great that
 // you…") only count when punctuation follows them.
 const leadingInterjection =
-  /^(?:(?:oh my god|oh my gosh|oh wow|oh|wow|whoa|yeah|yep|yup|hey|hi|hello|hiya|haha|hahaha|lol|lmao|aw+|hmm+|um+|uh+|ah+|omg|btw)\b[\s,!.…]*|(?:oh no|by the way|no|nope|yes|well|ok|okay|alright|sure|anyway|anyways|awesome|cool|nice|great|totally|definitely|absolutely|exactly|true|thanks|thank you|thx|honestly|seriously|basically|actually|literally)[,!.…]+\s*)+/i
+  /^(?:(?:oh my god|oh my gosh|oh wow|oh|wow|whoa|yeah|yep|yup|hey|hi|hello|hiya|haha|hahaha|lol|lmao|aw+|hmm+|um+|uh+|ah+|omg|btw)\b[\s,!.…]*|(?:oh no|by the way|no|nope|yes|well|ok|okay|alright|sure|anyway|anyways|awesome|cool|nice|great|totally|definitely|absolutely|exactly|true|thanks|thank you|thx|honestly|seriously|basically|actually|literally)[,!.…]+\s*|(?:guess what|big news|good news|great news|fun fact|you know what)\s*[,!.…:–—-]+\s*)+/i
 
 /** A bracketed or starred stage direction in chat exports: "[shares a photo: …]", "*waves*". */
 const stageDirection = /\s*(?:\[[a-z][^\][]{2,400}\]|\*[a-z][^*]{2,200}\*)\s*/g
@@ -181,11 +188,12 @@ function clauseOf(sentence: string, turn: SpeakerTurn, context: DocumentContext)
     mentions.some((mention) => !participants.has(entityKey(mention.name)))
   let substance: Clause['substance'] = contentWords === 0 ? 'none' : 'some'
   if (isQuestion) {
-    // A question only informs when it carries the asker's own news ("Have you seen the painting I made?"); "Could
-    // you tell me…" asks, so only the asker as subject or owner counts.
+    // Between people a question informs when it carries the asker's own news ("Have you seen the painting I made?")
+    // or names something; "Could you tell me…" asks. What a user asks an assistant is what they work on ("what
+    // happens if the user makes rapid consecutive calls?"): kept as asked when it has two content words.
     const asksAboutOwnNews = firstPersonSubjectOrOwner.test(stripped)
-    const informs = (asksAboutOwnNews || namesSomething) && contentWords >= 2
-    substance = informs ? 'standalone' : 'none'
+    const informs = asksAboutOwnNews || namesSomething || isUserRole(speaker)
+    substance = informs && contentWords >= 2 ? 'standalone' : 'none'
   } else if (courtesy.test(stripped) && resolution.dates.length === 0) {
     substance = 'none'
   } else if (contentWords >= 2 || (namesSomething && contentWords >= 1)) {
@@ -249,9 +257,12 @@ function statementOf(
     offset += clause.text.length + 1
   }
   const speakerKey = speaker === null ? null : entityKey(speaker)
+  // A role may open the statement in lower case ("The user is…"); "the user" elsewhere may be the app's users.
   const namesSpeaker =
     speaker !== null &&
-    new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(speaker)}(?![\\p{L}\\p{N}])`, 'u').test(body)
+    (new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(speaker)}(?![\\p{L}\\p{N}])`, 'u').test(body) ||
+      ((isUserRole(speaker) || isAssistantSpeaker(speaker)) &&
+        new RegExp(`^(?:the )?${escapeRegExp(speaker)}\\b`, 'i').test(body)))
   const mentioned =
     speaker !== null && !aboutSpeaker
       ? mentions.filter((mention) => entityKey(mention.name) !== speakerKey)
@@ -293,6 +304,32 @@ function withStageDirectionsApart(text: string): string {
   return text.replace(stageDirection, (whole) => `\n\n${whole.trim()}\n\n`)
 }
 
+/**
+ * The sentences of a turn, read by blocks: a list is one sentence (or a few, each with its lead), a heading opens
+ * the paragraph after it, code says nothing.
+ */
+function sentencesOf(text: string): string[] {
+  const sentences: string[] = []
+  let heading: string | null = null
+  for (const block of blocksOf(text)) {
+    if (block.kind === 'heading') {
+      heading = block.text
+      continue
+    }
+    if (block.kind === 'list') sentences.push(...listSentences(block, MAX_SENTENCE))
+    if (block.kind === 'prose') {
+      const prose = splitSentences(withStageDirectionsApart(withoutInlineMarkup(block.text))).flatMap(
+        (sentence) => splitLongSentence(sentence, MAX_SENTENCE),
+      )
+      if (heading !== null && prose[0] !== undefined && heading.length + prose[0].length < MAX_SENTENCE)
+        prose[0] = `${heading.replace(/[:.]$/, '')}: ${prose[0]}`
+      sentences.push(...prose)
+    }
+    heading = null
+  }
+  return sentences
+}
+
 /** Runs the rules over a whole document; exported for tests and benchmarks, the pipeline uses the Extractor. */
 export function extractStatements(input: ExtractionInput): ExtractedStatement[] {
   const turns = splitTurns(input.text, input.documentType)
@@ -309,11 +346,15 @@ export function extractStatements(input: ExtractionInput): ExtractedStatement[] 
   }
   const statements: ExtractedStatement[] = []
   for (const turn of turns) {
-    const clauses = splitSentences(withStageDirectionsApart(turn.text))
-      .flatMap((sentence) => splitLongSentence(sentence, MAX_SENTENCE))
+    const clauses = sentencesOf(turn.text)
       .map((sentence) => clauseOf(sentence, turn, context))
       .filter((clause): clause is Clause => clause !== null)
-    for (const group of groupClauses(clauses)) statements.push(statementOf(group, turn.speaker, input.mode))
+    const said = groupClauses(clauses).map((group) => statementOf(group, turn.speaker, input.mode))
+    statements.push(
+      ...(isAssistantSpeaker(turn.speaker)
+        ? selectAssistantStatements(said, assistantStatementBudget(turn.text.length))
+        : said),
+    )
   }
   return removeNearDuplicates(statements, (statement) => statement.content)
 }

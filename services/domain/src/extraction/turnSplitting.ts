@@ -42,15 +42,15 @@ const speakerLine = new RegExp(
   'u',
 )
 
-function speakerLabelOf(line: string): { speaker: string; rest: string } | null {
+function speakerLabelOf(line: string): { speaker: string; rest: string; isRole: boolean } | null {
   const match = speakerLine.exec(line)
   const label = match?.[1]?.trim()
   if (!match || !label) return null
   const lower = label.toLowerCase()
   const role = roleLabels[lower]
-  if (role !== undefined) return { speaker: role, rest: match[2] ?? '' }
+  if (role !== undefined) return { speaker: role, rest: match[2] ?? '', isRole: true }
   if (fieldLabels.has(lower) || /^dear\b/i.test(label) || /^\d/.test(label)) return null
-  return { speaker: label, rest: match[2] ?? '' }
+  return { speaker: label, rest: match[2] ?? '', isRole: false }
 }
 
 /**
@@ -65,7 +65,19 @@ export function splitTurns(text: string, documentType: string): SpeakerTurn[] {
     if (email) return [email]
   }
   const lines = text.split(/\r?\n|\r/)
-  const labels = lines.map(speakerLabelOf)
+  let inCode = false
+  const found = lines.map((line) => {
+    // A line of code ("Create Date: …", "Traceback: …") is never a speaker's label.
+    if (/^\s*(?:```|~~~)/.test(line)) {
+      inCode = !inCode
+      return null
+    }
+    return inCode ? null : speakerLabelOf(line)
+  })
+  // Where the speakers are roles ("User:", "Assistant:"), a "Word: text" line inside a message is a field or a
+  // heading of that message ("Action: …", "Solution: …"), not a new speaker.
+  const byRoles = found.some((label) => label !== null && label.isRole)
+  const labels = found.map((label) => (label && (label.isRole || !byRoles) ? label : null))
   const labelled = labels.filter((label) => label !== null).length
   const trustLabels = conversationalTypes.has(documentType) ? labelled >= 1 : labelled >= 2
   if (!trustLabels) return [{ speaker: null, text: text.trim(), addressees: addressedNames(text) }]

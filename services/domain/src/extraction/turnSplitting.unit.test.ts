@@ -69,4 +69,22 @@ describe('splitTurns', () => {
       },
     ])
   })
+
+  it('reads "Word:" lines inside a role-labelled message and lines of code as that message, not new speakers', () => {
+    const text = [
+      'Assistant: Here is the plan.',
+      'Action: book the venue',
+      '```',
+      'Traceback: line 25',
+      '```',
+      'User: Thanks!',
+    ].join('\n')
+    expect(splitTurns(text, 'ai-chat-conversation').map(({ speaker, text }) => ({ speaker, text }))).toEqual([
+      {
+        speaker: 'Assistant',
+        text: 'Here is the plan.\nAction: book the venue\n```\nTraceback: line 25\n```',
+      },
+      { speaker: 'User', text: 'Thanks!' },
+    ])
+  })
 })
