@@ -6,7 +6,7 @@
  * budget that does not hold the whole conversation, as an agent past its first hundred turns would see it.
  */
 import { performance } from 'node:perf_hooks'
-import { createElasticsearchClient, createEmbedder } from '@memory-service/engines'
+import { createElasticsearchClient, createEmbedder, embedQueries } from '@memory-service/engines'
 import { MEMORIES_ALIAS, CONVERSATION_TURNS_INDEX, CONVERSATIONS_INDEX } from '@memory-service/domain'
 import { benchConfig, percentile, runId, startBench } from './benchSetup.js'
 
@@ -171,7 +171,8 @@ async function main(): Promise<void> {
   ).json()) as { recent_turns: unknown[]; memories: unknown[]; tokens_used: number; summary: unknown }
 
   const embedder = await createEmbedder(benchConfig.embeddings)
-  const [vector = []] = await embedder.embed([statement(7)])
+  // The raw kNN's question, embedded as the context fetch embeds its query.
+  const [vector = []] = await embedQueries(embedder, [statement(7)])
   const raw = async () => {
     await Promise.all([
       es.get(

@@ -25,6 +25,7 @@ import {
   createNeo4jDriver,
   createNeo4jStore,
   defaultCacheDir,
+  embedQueries,
   type Embedder,
 } from '@memory-service/engines'
 import {
@@ -811,11 +812,14 @@ async function main(): Promise<void> {
 
   // Questions, pre-embedded for the raw kNN; and the time to embed one, which every API search pays.
   const questions = generateQuestions(400)
-  const questionVectors = await embedder.embed(questions.map((question) => question.query))
+  const questionVectors = await embedQueries(
+    embedder,
+    questions.map((question) => question.query),
+  )
   const embedTimes: number[] = []
   for (const question of questions.slice(0, 100)) {
     const sent = performance.now()
-    await embedder.embed([question.query])
+    await embedQueries(embedder, [question.query])
     embedTimes.push(performance.now() - sent)
   }
   embedTimes.sort((a, b) => a - b)

@@ -2,7 +2,7 @@
  * Faults injected into the pipeline's models for e2e tests, triggered by markers in the document text, so every
  * other document goes through the real extractor and the real embedding model.
  */
-import { EmbeddingError, type Embedder } from '@memory-service/engines'
+import { EmbeddingError, embedQueries, type Embedder } from '@memory-service/engines'
 import { ExtractionError, type Extractor } from '@memory-service/domain'
 
 export const faultMarkers = {
@@ -48,6 +48,7 @@ export function withInjectedFaults(models: { extractor: Extractor; embedder: Emb
         }
         return embedder.embed(texts, signal)
       },
+      embedQueries: (texts, signal) => embedQueries(embedder, texts, signal),
       close: () => embedder.close(),
     },
   }

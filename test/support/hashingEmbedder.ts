@@ -44,6 +44,10 @@ export function createHashingEmbedder(dimension: number): Embedder {
     async embed(texts) {
       return texts.map((text) => hashedVector(text, dimension))
     },
+    // No prefixes: a question shares its words' buckets with the memories that hold them.
+    async embedQueries(texts) {
+      return texts.map((text) => hashedVector(text, dimension))
+    },
     async close() {
       // Nothing to release.
     },

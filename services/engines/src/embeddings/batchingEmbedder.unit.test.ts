@@ -1,21 +1,32 @@
 import { describe, expect, it } from 'vitest'
 import { createBatchingEmbedder } from './batchingEmbedder.js'
-import { EmbeddingError, type Embedder } from './embeddings.js'
+import { EmbeddingError, embedQueries, type Embedder } from './embeddings.js'
 
 /** Records each model call; texts containing "bad" make a call fail. */
-function recordingEmbedder(): Embedder & { calls: string[][] } {
+function recordingEmbedder({ queries = true } = {}): Embedder & {
+  calls: string[][]
+  queryCalls: string[][]
+} {
   const calls: string[][] = []
+  const queryCalls: string[][] = []
+  const run = async (texts: string[], into: string[][]) => {
+    into.push(texts)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    if (texts.some((text) => text.includes('bad')))
+      throw new EmbeddingError('EMBEDDING_FAILED', 'bad text', false)
+    return texts.map((text) => [text.length])
+  }
   return {
     model: 'test/recording',
     dimension: 1,
     calls,
-    async embed(texts) {
-      calls.push(texts)
-      await new Promise((resolve) => setTimeout(resolve, 5))
-      if (texts.some((text) => text.includes('bad')))
-        throw new EmbeddingError('EMBEDDING_FAILED', 'bad text', false)
-      return texts.map((text) => [text.length])
-    },
+    queryCalls,
+    embed: (texts) => run(texts, calls),
+    // A query's vector is negative, so a test sees which way each text went.
+    ...(queries && {
+      embedQueries: async (texts: string[]) =>
+        (await run(texts, queryCalls)).map(([length = 0]) => [-length]),
+    }),
     close: async () => undefined,
   }
 }
@@ -56,5 +67,28 @@ describe('batching embedder', () => {
     expect(first).toEqual({ status: 'fulfilled', value: [[1]] })
     expect(second).toMatchObject({ status: 'rejected', reason: { code: 'EMBEDDING_FAILED' } })
     expect(third).toEqual({ status: 'fulfilled', value: [[2]] })
+  })
+
+  it('merges queries apart from stored texts, each to its own model call', async () => {
+    const inner = recordingEmbedder()
+    const embedder = createBatchingEmbedder(inner)
+    const results = await Promise.all([
+      embedder.embed(['a']),
+      embedQueries(embedder, ['bb']),
+      embedder.embed(['ccc']),
+      embedQueries(embedder, ['dddd']),
+      embedder.embed(['eeeee']),
+    ])
+    expect(results).toEqual([[[1]], [[-2]], [[3]], [[-4]], [[5]]])
+    expect(inner.calls).toEqual([['a'], ['ccc', 'eeeee']])
+    expect(inner.queryCalls).toEqual([['bb'], ['dddd']])
+  })
+
+  it('embeds queries as stored texts when the model makes no difference between them', async () => {
+    const inner = recordingEmbedder({ queries: false })
+    const embedder = createBatchingEmbedder(inner)
+    expect(await embedQueries(embedder, ['bb'])).toEqual([[2]])
+    expect(await embedQueries(inner, ['ccc'])).toEqual([[3]])
+    expect(inner.calls).toEqual([['bb'], ['ccc']])
   })
 })

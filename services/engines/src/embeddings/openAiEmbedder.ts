@@ -100,42 +100,44 @@ export function createOpenAiEmbedder(options: OpenAiEmbedderOptions): Embedder {
     }
   }
 
+  async function embed(texts: string[], signal?: AbortSignal): Promise<number[][]> {
+    // The API rejects an empty input list.
+    if (texts.length === 0) return []
+    const response = await post(texts, signal)
+    if (response.status < 200 || response.status > 299) {
+      const message = `embeddings API answered HTTP ${response.status}: ${excerpt(response.text)}`
+      // 408 is a timeout reported by the server side, as retryable as our own.
+      const transient = response.status >= 500 || response.status === 429 || response.status === 408
+      throw new EmbeddingError(transient ? 'EMBEDDING_UNAVAILABLE' : 'EMBEDDING_FAILED', message, transient)
+    }
+    const body = parseJson(response.text)
+    if (body === undefined) throw malformed(`not JSON: ${excerpt(response.text)}`)
+    const items = embeddingItems(body)
+    if (typeof items === 'string') throw malformed(items)
+    if (items.length !== texts.length) throw malformed(`${items.length} vectors for ${texts.length} texts`)
+
+    // The API may answer out of order; `index` says which input each vector belongs to.
+    const vectors = new Array<number[] | undefined>(texts.length)
+    for (const { index, embedding } of items) {
+      if (index < 0 || index >= texts.length || vectors[index] !== undefined) {
+        throw malformed(`index ${index} is out of range or repeated`)
+      }
+      if (embedding.length !== dimension) {
+        throw malformed(`a ${embedding.length}-dimensional vector where EMBEDDINGS_DIMENSION is ${dimension}`)
+      }
+      const normalized = unitLength(embedding)
+      if (normalized === undefined) throw malformed(`the vector for input ${index} is all zeros`)
+      vectors[index] = normalized
+    }
+    return vectors.filter((vector): vector is number[] => vector !== undefined)
+  }
+
   return {
     model: `openai/${options.model}`,
     dimension,
-    async embed(texts, signal) {
-      // The API rejects an empty input list.
-      if (texts.length === 0) return []
-      const response = await post(texts, signal)
-      if (response.status < 200 || response.status > 299) {
-        const message = `embeddings API answered HTTP ${response.status}: ${excerpt(response.text)}`
-        // 408 is a timeout reported by the server side, as retryable as our own.
-        const transient = response.status >= 500 || response.status === 429 || response.status === 408
-        throw new EmbeddingError(transient ? 'EMBEDDING_UNAVAILABLE' : 'EMBEDDING_FAILED', message, transient)
-      }
-      const body = parseJson(response.text)
-      if (body === undefined) throw malformed(`not JSON: ${excerpt(response.text)}`)
-      const items = embeddingItems(body)
-      if (typeof items === 'string') throw malformed(items)
-      if (items.length !== texts.length) throw malformed(`${items.length} vectors for ${texts.length} texts`)
-
-      // The API may answer out of order; `index` says which input each vector belongs to.
-      const vectors = new Array<number[] | undefined>(texts.length)
-      for (const { index, embedding } of items) {
-        if (index < 0 || index >= texts.length || vectors[index] !== undefined) {
-          throw malformed(`index ${index} is out of range or repeated`)
-        }
-        if (embedding.length !== dimension) {
-          throw malformed(
-            `a ${embedding.length}-dimensional vector where EMBEDDINGS_DIMENSION is ${dimension}`,
-          )
-        }
-        const normalized = unitLength(embedding)
-        if (normalized === undefined) throw malformed(`the vector for input ${index} is all zeros`)
-        vectors[index] = normalized
-      }
-      return vectors.filter((vector): vector is number[] => vector !== undefined)
-    },
+    embed,
+    // The models behind these endpoints (text-embedding-3 and the like) take a query as they take a stored text.
+    embedQueries: embed,
     async close() {
       // Stateless: each call is one HTTP request.
     },

@@ -101,6 +101,18 @@ describe('OpenAI-compatible embedder', () => {
     expect(embedder().model).toBe('openai/text-embedding-3-small')
   })
 
+  it('embeds a query as it embeds a stored text: the same request, no prefix', async () => {
+    answer = reversedAnswer
+    const client = embedder()
+    const asQueries = await client.embedQueries?.(['Where does Caroline live?'])
+    const asStored = await client.embed(['Where does Caroline live?'])
+    expect(received.map((request) => request.body)).toEqual([
+      { model: 'text-embedding-3-small', input: ['Where does Caroline live?'] },
+      { model: 'text-embedding-3-small', input: ['Where does Caroline live?'] },
+    ])
+    expect(asQueries).toEqual(asStored)
+  })
+
   it('asks for a dimension only when told to, and sends no key when it has none', async () => {
     answer = reversedAnswer
     await embedder({ requestDimensions: true, apiKey: undefined }).embed(['text'])

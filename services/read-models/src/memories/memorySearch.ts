@@ -191,7 +191,9 @@ export function createMemorySearch(deps: {
 
   async function embed(texts: string[]): Promise<number[][]> {
     try {
-      return await deps.embedder.embed(texts)
+      // Questions: a model that reads a query unlike a stored memory (an instruction, a prefix) is told so.
+      const { embedder } = deps
+      return await (embedder.embedQueries ? embedder.embedQueries(texts) : embedder.embed(texts))
     } catch (error) {
       throw new AppError(
         'SERVICE_UNAVAILABLE',
