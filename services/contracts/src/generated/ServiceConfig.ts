@@ -119,7 +119,7 @@ export interface ServiceConfig {
      */
     provider: 'local' | 'openai'
     /**
-     * Model name: the local model folder name under modelDir, or the remote model id.
+     * The model. With EMBEDDINGS_PROVIDER=local one of all-MiniLM-L6-v2 (mean pooling, no prefix), bge-small-en-v1.5 (CLS pooling, an instruction before queries) or e5-small-v2 (mean pooling, query: / passage: prefixes), all 384-dimensional, each in its folder under modelDir (stack:up fetches the configured one and all-MiniLM-L6-v2); any other name is refused at start. With openai the remote model id.
      */
     model: string
     /**

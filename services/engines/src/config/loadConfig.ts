@@ -4,6 +4,7 @@ import { Ajv, type ErrorObject } from 'ajv'
 import addFormats from 'ajv-formats'
 import serviceConfigSchema from '@memory-service/schemas/config/ServiceConfig.schema.json' with { type: 'json' }
 import type { ServiceConfig } from '@memory-service/contracts'
+import { isLocalEmbeddingModelName, localEmbeddingModelNames } from '../embeddings/localEmbeddingModels.js'
 
 export type { ServiceConfig }
 
@@ -103,9 +104,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
   if (extraction?.provider === 'llm' && (llm?.baseUrl === undefined || llm.model === undefined)) {
     violations.push('EXTRACTION_PROVIDER: llm needs LLM_BASE_URL and LLM_MODEL')
   }
-  const embeddings = candidate.embeddings as { provider?: unknown; baseUrl?: unknown } | undefined
+  const embeddings = candidate.embeddings as
+    { provider?: unknown; model?: unknown; baseUrl?: unknown } | undefined
   if (embeddings?.provider === 'openai' && embeddings.baseUrl === undefined) {
     violations.push('EMBEDDINGS_PROVIDER: openai needs EMBEDDINGS_BASE_URL')
+  }
+  // Each local model has its own pooling and prefixes (localEmbeddingModels), so only those can run.
+  if (
+    embeddings?.provider === 'local' &&
+    typeof embeddings.model === 'string' &&
+    !isLocalEmbeddingModelName(embeddings.model)
+  ) {
+    violations.push(
+      `EMBEDDINGS_MODEL: ${embeddings.model} is not a local model; with EMBEDDINGS_PROVIDER=local it is one of ` +
+        localEmbeddingModelNames.join(', '),
+    )
   }
   if (violations.length > 0) throw new ConfigError(violations)
   return candidate as unknown as ServiceConfig

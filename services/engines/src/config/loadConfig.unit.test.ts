@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import serviceConfigSchema from '@memory-service/schemas/config/ServiceConfig.schema.json' with { type: 'json' }
+import { localEmbeddingModelNames } from '../embeddings/localEmbeddingModels.js'
 import { ConfigError, listConfigVariables, loadConfig } from './loadConfig.js'
 
 describe('loadConfig', () => {
@@ -109,6 +111,28 @@ describe('loadConfig', () => {
     const config = loadConfig({ EXTRACTION_PROVIDER: 'llm', LLM_BASE_URL: 'http://llm:1/v1', LLM_MODEL: 'm' })
     expect(config.llm).toMatchObject({ baseUrl: 'http://llm:1/v1', model: 'm', timeoutMs: 60000 })
     expect(config.embeddings).toMatchObject({ provider: 'local', dimension: 384 })
+  })
+
+  it('takes a local embedding model among those it can run, and names them when it is another', () => {
+    for (const model of ['all-MiniLM-L6-v2', 'bge-small-en-v1.5', 'e5-small-v2']) {
+      expect(loadConfig({ EMBEDDINGS_MODEL: model }).embeddings).toMatchObject({ provider: 'local', model })
+    }
+    expect(() => loadConfig({ EMBEDDINGS_MODEL: 'bge-base-en-v1.5' })).toThrow(
+      'EMBEDDINGS_MODEL: bge-base-en-v1.5 is not a local model; with EMBEDDINGS_PROVIDER=local it is one of ' +
+        'all-MiniLM-L6-v2, bge-small-en-v1.5, e5-small-v2',
+    )
+    const remote = loadConfig({
+      EMBEDDINGS_PROVIDER: 'openai',
+      EMBEDDINGS_BASE_URL: 'http://embeddings:1/v1',
+      EMBEDDINGS_MODEL: 'text-embedding-3-small',
+      EMBEDDINGS_DIMENSION: '1536',
+    })
+    expect(remote.embeddings).toMatchObject({ model: 'text-embedding-3-small', dimension: 1536 })
+  })
+
+  it('describes every local embedding model in the schema that the configuration page is generated from', () => {
+    const description = serviceConfigSchema.properties.embeddings.properties.model.description
+    for (const model of localEmbeddingModelNames) expect(description).toContain(model)
   })
 
   it('treats an empty variable as unset', () => {

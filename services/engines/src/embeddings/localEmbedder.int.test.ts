@@ -80,6 +80,18 @@ describe('local embedder (all-MiniLM-L6-v2, ONNX on the CPU)', () => {
     expect(similar - different).toBeGreaterThan(0.3)
   })
 
+  it('reads a question as a stored text (no prefix), and finds the memory that answers it', async () => {
+    const question = 'Where did Caroline move from?'
+    const [asQuestion = []] = (await embedder.embedQueries?.([question])) ?? []
+    const [asStored = [], answer = [], other = []] = await embedder.embed([
+      question,
+      referenceVectors[1]?.text ?? '',
+      'Melanie plays the clarinet in a jazz band.',
+    ])
+    expect(asQuestion).toEqual(asStored)
+    expect(cosine(asQuestion, answer) - cosine(asQuestion, other)).toBeGreaterThan(0.3)
+  })
+
   it('gives a text the same vector alone as in a batch with longer and shorter texts', async () => {
     // 40 texts make two runs of 32, each padded to its own longest text.
     const texts = Array.from(

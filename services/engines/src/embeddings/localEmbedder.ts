@@ -9,16 +9,22 @@ import {
   type ModelSession,
 } from './modelSession.js'
 import {
-  DEFAULT_MAX_TOKENS,
-  createWordPieceTokenizer,
-  parseVocab,
-  type EncodedText,
-} from './wordPieceTokenizer.js'
+  isLocalEmbeddingModelName,
+  localEmbeddingModelNames,
+  localEmbeddingModels,
+  poolTokenVectors,
+  withPrefix,
+  type LocalEmbeddingModel,
+} from './localEmbeddingModels.js'
+import { createWordPieceTokenizer, parseVocab, type EncodedText } from './wordPieceTokenizer.js'
 
 export interface LocalEmbedderOptions {
   /** Folder with one sub-folder per model; `stack:up` fills `<cache>/models`. */
   modelDir: string
-  /** Sub-folder of modelDir holding `model.onnx` and `vocab.txt`. */
+  /**
+   * One of {@link localEmbeddingModels} (its pooling and prefixes apply), and the sub-folder of modelDir holding its
+   * `model.onnx` and `vocab.txt`.
+   */
   model: string
   /** Configured vector dimension (EMBEDDINGS_DIMENSION); checked against the model at creation. */
   dimension: number
@@ -34,13 +40,15 @@ export interface LocalEmbedderOptions {
    * on the calling thread, for a process that does nothing else meanwhile.
    */
   thread?: 'worker' | 'caller'
-  /** Texts per inference run; each run is padded to its longest text. */
+  /**
+   * Texts per inference run; each run is padded to its longest text.
+   * @default the model's own (LocalEmbeddingModel.batchSize)
+   */
   batchSize?: number
-  /** Tokens per text including [CLS] and [SEP]; longer texts are cut. */
+  /** Tokens per text including [CLS] and [SEP]; longer texts are cut. @default the model's own limit */
   maxTokens?: number
 }
 
-const DEFAULT_BATCH_SIZE = 32
 const MODEL_INPUTS = ['input_ids', 'attention_mask', 'token_type_ids'] as const
 type ModelInput = (typeof MODEL_INPUTS)[number]
 const isModelInput = (name: string): name is ModelInput => (MODEL_INPUTS as readonly string[]).includes(name)
@@ -65,16 +73,27 @@ function unitLength(vector: Float64Array): number[] {
   return Array.from(vector, (value) => value / norm)
 }
 
+function profileOf(model: string): LocalEmbeddingModel {
+  if (!isLocalEmbeddingModelName(model)) {
+    throw new Error(
+      `EMBEDDINGS_MODEL ${model} is not a local model: EMBEDDINGS_PROVIDER=local runs ${localEmbeddingModelNames.join(', ')}`,
+    )
+  }
+  return localEmbeddingModels[model]
+}
+
 /**
- * A sentence-embedding model in ONNX on the CPU: WordPiece tokens in, mean of the token vectors over the attention
- * mask out (or the model's own `sentence_embedding` output when it has one), scaled to unit length, as
- * sentence-transformers computes it.
+ * A sentence-embedding model in ONNX on the CPU: WordPiece tokens of the text behind the model's prefix for its role
+ * (stored text or query) in, the token vectors pooled as the model wants (mean over the attention mask, or [CLS]; or
+ * the model's own `sentence_embedding` output when it has one) out, scaled to unit length, as sentence-transformers
+ * computes it.
  */
 export async function createLocalEmbedder(options: LocalEmbedderOptions): Promise<Embedder> {
+  const profile = profileOf(options.model)
   const files = modelFiles(options)
-  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE
+  const batchSize = options.batchSize ?? profile.batchSize
   const tokenizer = createWordPieceTokenizer(parseVocab(await readFile(files.vocab, 'utf8')), {
-    maxTokens: options.maxTokens ?? DEFAULT_MAX_TOKENS,
+    maxTokens: options.maxTokens ?? profile.maxTokens,
   })
   let session: ModelSession
   try {
@@ -126,24 +145,6 @@ export async function createLocalEmbedder(options: LocalEmbedderOptions): Promis
     }
   }
 
-  /** Mean over the real tokens of each row: padding positions carry hidden states too, and must not count. */
-  function meanPool(hidden: ModelOutput, batch: EncodedText[]): Float64Array[] {
-    const [, width = 0, size = 0] = hidden.dims
-    const data = hidden.data
-    return batch.map((encoded, row) => {
-      const sum = new Float64Array(size)
-      let tokens = 0
-      encoded.attentionMask.forEach((mask, position) => {
-        if (mask === 0) return
-        tokens += 1
-        const offset = (row * width + position) * size
-        for (let index = 0; index < size; index += 1)
-          sum[index] = (sum[index] ?? 0) + (data[offset + index] ?? 0)
-      })
-      return sum.map((value) => value / tokens)
-    })
-  }
-
   function modelPooled(pooled: ModelOutput, rows: number): Float64Array[] {
     const size = pooled.dims.at(-1) ?? 0
     const data = pooled.data
@@ -165,13 +166,23 @@ export async function createLocalEmbedder(options: LocalEmbedderOptions): Promis
         { cause: error },
       )
     }
-    const vectors = pooledByModel ? modelPooled(tensor, batch.length) : meanPool(tensor, batch)
+    const vectors = pooledByModel
+      ? modelPooled(tensor, batch.length)
+      : poolTokenVectors(
+          profile.pooling,
+          tensor,
+          batch.map((encoded) => encoded.attentionMask),
+        )
     return vectors.map(unitLength)
   }
 
-  async function embed(texts: string[], signal?: AbortSignal): Promise<number[][]> {
+  async function embedAs(
+    role: 'passage' | 'query',
+    texts: string[],
+    signal?: AbortSignal,
+  ): Promise<number[][]> {
     // Batches of similar length waste little work on padding; results go back in the caller's order.
-    const queue = texts
+    const queue = withPrefix(profile, role, texts)
       .map((text, index) => ({ index, encoded: tokenizer.encode(text) }))
       .sort((a, b) => a.encoded.inputIds.length - b.encoded.inputIds.length)
     const vectors = new Array<number[]>(texts.length)
@@ -188,7 +199,7 @@ export async function createLocalEmbedder(options: LocalEmbedderOptions): Promis
     return vectors
   }
 
-  const [probe] = await embed(['dimension check'])
+  const [probe] = await embedAs('passage', ['dimension check'])
   if (probe?.length !== options.dimension) {
     await session.release()
     throw new Error(
@@ -200,7 +211,8 @@ export async function createLocalEmbedder(options: LocalEmbedderOptions): Promis
   return {
     model: label,
     dimension: options.dimension,
-    embed,
+    embed: (texts, signal) => embedAs('passage', texts, signal),
+    embedQueries: (texts, signal) => embedAs('query', texts, signal),
     close: () => session.release(),
   }
 }
