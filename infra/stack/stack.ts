@@ -18,7 +18,7 @@ import {
 import { consumerGroupsToWatch, consumerLag, type ConsumerGroupLag } from '@memory-service/log'
 import { createKafka } from '@memory-service/engines'
 import { type ServiceConfig } from '@memory-service/contracts'
-import { ensureEmbeddingModel } from '../models/fetchModels.js'
+import { ensureEmbeddingModels } from '../models/fetchModels.js'
 import { cacheDir, commandExists, dockerEngineReachable, findJdks, pickJdk, type Jdk } from './environment.js'
 import { isAlive, launch, readPid, stopProcess } from './processes.js'
 import { servers, type ServerContext, type ServerDefinition } from './servers.js'
@@ -197,7 +197,7 @@ export async function stackUp(progress: Progress, env: NodeJS.ProcessEnv = proce
         `External servers are not reachable (stack:up starts only local ones):\n  ${external.join('\n  ')}`,
       )
     }
-    await ensureEmbeddingModel(progress, env)
+    await ensureEmbeddingModels(progress, env)
     if (pending.length === 0) return { started: [], mode: 'external' }
 
     if (wantsDocker(env)) {
