@@ -3,6 +3,8 @@
  * says whom it is about; verbs agree with the new subject.
  */
 
+import { baseVerbs } from './baseVerbs.js'
+
 /** Verb forms that make a clause finite ("is", "makes", "can't"). */
 export const finiteVerbs = new Set(
   "is are was were 's has have had does do did can could will would should may might must isn't aren't wasn't weren't doesn't don't didn't can't won't hasn't haven't wouldn't shouldn't couldn't makes helps gives keeps brings takes means sounds looks seems feels gets goes lets needs requires involves costs pays works matters becomes".split(
@@ -24,9 +26,8 @@ export const irregularPastVerbs = new Set(
 )
 
 /** Verbs whose present and past look the same; without knowing which, they are left unchanged. */
-const ambiguousTenseVerbs = new Set(
-  'let put cut set hit hurt quit read bet cost shut spread split'.split(' '),
-)
+// "bet" is not among them: "I bet it was cold" is present.
+const ambiguousTenseVerbs = new Set('let put cut set hit hurt quit read cost shut spread split'.split(' '))
 
 const pastParticiples = new Set(
   'been had gone done seen known taken given got gotten forgotten eaten written driven spoken broken chosen fallen flown grown hidden ridden risen shown thrown worn won lost made met heard felt found left kept paid sent spent told thought bought brought caught taught'.split(
@@ -86,9 +87,10 @@ export function thirdPersonOf(verb: string): string {
   return `${verb}s`
 }
 
-/** Keeps a replaced word's leading capital: "Do I" → "Does Caroline". */
+/** Keeps a replaced word's leading capital ("Do I" → "Does Caroline") and its apostrophe ("wasn’t" → "weren’t"). */
 function withCaseOf(original: string, replacement: string): string {
-  return /^\p{Lu}/u.test(original) ? replacement.charAt(0).toUpperCase() + replacement.slice(1) : replacement
+  const styled = original.includes('’') ? replacement.replaceAll("'", '’') : replacement
+  return /^\p{Lu}/u.test(original) ? styled.charAt(0).toUpperCase() + styled.slice(1) : styled
 }
 
 const wordToken = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu
@@ -109,7 +111,15 @@ export function tokensOf(sentence: string): Token[] {
   }))
 }
 
-const invertedAuxiliaries: Record<string, string> = {
+/** Auxiliaries and modals that come before "I" in a question or an inversion ("Do I", "should I", "so am I"). */
+const invertingAuxiliaries = new Set(
+  "am was were do did have had can could will would shall should may might must don't didn't haven't hadn't can't couldn't won't wouldn't shouldn't aren't wasn't weren't".split(
+    ' ',
+  ),
+)
+
+/** The inverted auxiliary agreeing with a name ("Do I" → "Does Caroline") or with "they" ("was I" → "were they"). */
+const invertedForName: Record<string, string> = {
   am: 'is',
   do: 'does',
   have: 'has',
@@ -117,6 +127,38 @@ const invertedAuxiliaries: Record<string, string> = {
   "haven't": "hasn't",
   "aren't": "isn't",
 }
+const invertedForThey: Record<string, string> = { am: 'are', was: 'were', "wasn't": "weren't" }
+const verbForThey: Record<string, string> = { am: 'are', was: 'were', "wasn't": "weren't", "ain't": "aren't" }
+
+/** "I has been ages": a verb that cannot follow "I" shows the "I" is a typo ("It"), not the speaker. */
+const notAfterI = new Set("has is does hasn't isn't doesn't".split(' '))
+
+/** Other people's pronouns: once one has been used, a later "they" could mean them, so the speaker is named again. */
+const othersPlural = new Set(
+  "they them their theirs themselves themself they're they've they'll they'd".split(' '),
+)
+
+/** Words that open a new clause: a compound predicate ("lives and works") does not reach past them. */
+const clauseOpeners = new Set(
+  'to that which who whom whose where when while because since if unless until so but as than though although whether how what why after before once i me you he she it we they there this these those'.split(
+    ' ',
+  ),
+)
+
+/** Words a verb is followed by but a noun rarely is: "and want to", "and love it", "and work." */
+const verbFollowers = new Set(
+  'a an the my your his her its our their this that these those some any every each all more no it them him her us you me myself yourself themselves to at in on for with about from into onto by of up out down off back over around through away together here there home hard well so too as like what how'.split(
+    ' ',
+  ),
+)
+
+const determiners = new Set('a an the my your his her its our their this that these those'.split(' '))
+const prepositions = new Set(
+  'of with for in on at from about by into through over under between among'.split(' '),
+)
+
+/** A speaker label that names a role, not a person: written "the user" in the statement. */
+const userRoles = /^(?:user|human)$/i
 
 interface Replacement {
   start: number
@@ -130,14 +172,20 @@ export interface ThirdPersonRewrite {
   aboutSpeaker: boolean
 }
 
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1)
+
 /**
- * Rewrites first person singular into the speaker's name with third-person agreement: "I'm" → "Caroline is",
- * "I love" → "Caroline loves", "my" → "Caroline's", "me"/"myself" → "Caroline". Past forms, modals, and verbs of a
- * compound subject ("my husband and I love") keep their form. "We/our/us" stay; they only mark the speaker as
- * a participant.
+ * Rewrites first person singular into the third person with agreement. The first mention names the speaker ("I'm"
+ * → "Caroline is", "I love" → "Caroline loves", "my" → "Caroline's", "Do I" → "Does Caroline"); later ones are
+ * "they/them/their/themself" ("they're", "they were"), unless another "they" came before them or they are part of
+ * a compound ("my husband and I"), where the name is repeated. A role label ("User") is written "the user". Past
+ * forms and modals keep their form; a second verb of a compound predicate agrees too ("lives and works"). "We/our/
+ * us" stay; they only mark the speaker as a participant.
  */
 export function speakInThirdPerson(sentence: string, speaker: string): ThirdPersonRewrite {
   const tokens = tokensOf(sentence)
+  const name = userRoles.test(speaker) ? 'the user' : speaker
+  const possessive = `${name}'s`
   const replacements: Replacement[] = []
   const separatorBefore = (index: number) => {
     const previous = tokens[index - 1]
@@ -146,86 +194,137 @@ export function speakInThirdPerson(sentence: string, speaker: string): ThirdPers
   }
   // Agreement only crosses plain spaces: punctuation between "I" and a word means the word is not its verb.
   const isPlainGap = (index: number) => /^\s+$/.test(separatorBefore(index))
-  let aboutSpeaker = false
-  // "reminding me I'm not alone" would read "reminding Caroline Caroline is…"; a "that" keeps the names apart.
-  const thatAfterObject = (index: number) =>
-    tokens[index - 1]?.lower === 'me' && isPlainGap(index) ? 'that ' : ''
+  const atSentenceStart = (index: number) => {
+    const token = tokens[index]
+    if (!token) return false
+    // The first word of the text, whatever precedes it ("// I'm using…", "- My plan…").
+    if (index === 0) return true
+    return /[.!?]["'”’)\]]*\s+["'“‘([]*$/.test(separatorBefore(index))
+  }
+  const replaceToken = (index: number, text: string) => {
+    const token = tokens[index]
+    if (token) replacements.push({ start: token.start, end: token.end, text })
+  }
 
-  tokens.forEach((token, index) => {
+  const mentions = tokens.flatMap((token, index) =>
+    isSpeakerMention(sentence, tokens, index) ? [index] : [],
+  )
+  const aboutSpeaker =
+    mentions.length > 0 ||
+    tokens.some((token) => /^(?:we|we're|we've|we'll|we'd|us|our|ours|ourselves)$/.test(token.lower))
+
+  mentions.forEach((index, order) => {
+    const token = tokens[index]
+    if (!token) return
     const previous = tokens[index - 1]
-    const replace = (text: string, prefix = '') => {
-      replacements.push({ start: token.start, end: token.end, text: prefix + withCaseOf(token.text, text) })
-      aboutSpeaker = true
-    }
-    // "me-time", "all-in-one": a pronoun inside a hyphenated compound is part of a word, not a reference.
-    if (sentence[token.start - 1] === '-' || sentence[token.end] === '-') return
+    const coordinated = isCoordinated(tokens, index, sentence)
+    const named =
+      order === 0 || coordinated || tokens.slice(0, index).some((earlier) => othersPlural.has(earlier.lower))
+    const apostrophe = token.text.includes('’') ? '’' : "'"
+    const startCase = (text: string) => (atSentenceStart(index) ? capitalized(text) : text)
+    // "reminding me I'm not alone" would read "reminding Caroline Caroline is…"; a "that" keeps the names apart.
+    const thatAfterObject = named && previous?.lower === 'me' && isPlainGap(index) ? 'that ' : ''
+    const put = (text: string, prefix = '') => replaceToken(index, prefix + startCase(text))
     switch (token.lower) {
       case 'me':
+        put(named ? name : 'them')
+        return
       case 'myself':
-        replace(speaker)
+        put(named ? name : 'themself')
         return
       case 'my':
+        put(named ? possessive : 'their')
+        return
       case 'mine':
-        replace(`${speaker}'s`)
+        put(named ? possessive : 'theirs')
         return
       case "i'm":
-        replace(`${speaker} is`, thatAfterObject(index))
+        put(named ? `${name} is` : `they${apostrophe}re`, thatAfterObject)
+        if (named) conjugateCompoundPredicate(index)
         return
       case "i've":
-        replace(`${speaker} has`)
+        put(named ? `${name} has` : `they${apostrophe}ve`)
+        if (named) conjugateCompoundPredicate(index)
         return
       case "i'll":
-        replace(`${speaker} will`)
+        put(named ? `${name} will` : `they${apostrophe}ll`)
         return
       case "i'd": {
+        if (!named) return put(`they${apostrophe}d`)
         const next = nextVerbIndex(tokens, index, isPlainGap)
         const verb = next === null ? undefined : tokens[next]?.lower
         const isPerfect = verb !== undefined && (pastParticiples.has(verb) || /ed$/.test(verb))
-        replace(`${speaker} ${isPerfect ? 'had' : 'would'}`)
-        return
-      }
-      case 'i': {
-        // "i.e." and a roman numeral after a name ("Part I", "Henry I") are not the speaker.
-        if (token.text === 'i' && sentence.slice(token.end, token.end + 2) === '.e') return
-        if (
-          previous &&
-          /^\p{Lu}/u.test(previous.text) &&
-          isPlainGap(index) &&
-          tokens[index + 1] === undefined
-        )
-          return
-        replace(speaker, thatAfterObject(index))
-        if (previous && invertedAuxiliaries[previous.lower] !== undefined && isPlainGap(index)) {
-          replacements.push({
-            start: previous.start,
-            end: previous.end,
-            text: withCaseOf(previous.text, invertedAuxiliaries[previous.lower] ?? previous.text),
-          })
-          return
-        }
-        if (
-          previous &&
-          ['and', 'or', 'nor'].includes(previous.lower) &&
-          isCompoundSubject(tokens, index - 1, sentence)
-        ) {
-          return
-        }
-        const verbIndex = nextVerbIndex(tokens, index, isPlainGap)
-        const verb = verbIndex === null ? undefined : tokens[verbIndex]
-        if (!verb || modalsAndNegatives.has(verb.lower) || isPastForm(verb.lower)) return
-        if (tokens[index + 1]?.lower === 'and') return
-        if (!/^[a-z']+$/.test(verb.lower) || notVerbsAfterSubject.has(verb.lower)) return
-        replacements.push({
-          start: verb.start,
-          end: verb.end,
-          text: withCaseOf(verb.text, thirdPersonOf(verb.lower)),
-        })
+        put(`${name} ${isPerfect ? 'had' : 'would'}`)
         return
       }
       default:
-        if (/^(?:we|we're|we've|we'll|we'd|us|our|ours|ourselves)$/.test(token.lower)) aboutSpeaker = true
+        break
     }
+    put(named ? name : 'they', thatAfterObject)
+    if (previous && isPlainGap(index) && invertingAuxiliaries.has(previous.lower)) {
+      const auxiliary = (named ? invertedForName : invertedForThey)[previous.lower]
+      if (auxiliary !== undefined) replaceToken(index - 1, withCaseOf(previous.text, auxiliary))
+      return
+    }
+    if (coordinated) return
+    const verbIndex = nextVerbIndex(tokens, index, isPlainGap)
+    const verb = verbIndex === null ? undefined : tokens[verbIndex]
+    if (verbIndex === null || !verb || tokens[index + 1]?.lower === 'and') return
+    if (!named) {
+      const agreeing = verbForThey[verb.lower]
+      if (agreeing !== undefined) replaceToken(verbIndex, withCaseOf(verb.text, agreeing))
+      return
+    }
+    if (modalsAndNegatives.has(verb.lower) || isPastForm(verb.lower)) return
+    if (!/^[a-z']+$/.test(verb.lower) || notVerbsAfterSubject.has(verb.lower)) return
+    conjugate(verbIndex)
+    conjugateCompoundPredicate(verbIndex)
   })
+
+  /** Third person singular of the verb at `index`; of a hyphenated verb's last part ("color-codes"). */
+  function conjugate(index: number) {
+    let last = index
+    while (
+      sentence[tokens[last]?.end ?? 0] === '-' &&
+      tokens[last + 1]?.start === (tokens[last]?.end ?? 0) + 1
+    )
+      last++
+    const verb = tokens[last]
+    if (verb) replaceToken(last, withCaseOf(verb.text, thirdPersonOf(verb.lower)))
+  }
+
+  /**
+   * "(Caroline) lives and work" → "lives and works": a base verb right after "and"/"or" in the same clause shares
+   * the subject, unless it reads as a noun: after a determiner or preposition and not followed by what follows a
+   * verb ("the music and dance scene", "your help and care.").
+   */
+  function conjugateCompoundPredicate(verbIndex: number) {
+    for (let index = verbIndex + 1; index < tokens.length; index++) {
+      const token = tokens[index]
+      // Past a comma the clause is likely another one ("…, and look at this").
+      if (!token || /[,.;:!?()"“”—–]|\s-\s/.test(separatorBefore(index))) return
+      if (clauseOpeners.has(token.lower) || modalsAndNegatives.has(token.lower)) return
+      if (/'(?:re|ve|ll|d|m)$/.test(token.lower)) return
+      if (token.lower !== 'and' && token.lower !== 'or') continue
+      let candidate = index + 1
+      while (tokens[candidate] && isAdverb(tokens[candidate]?.lower ?? '') && isPlainGap(candidate))
+        candidate++
+      const verb = tokens[candidate]
+      if (!verb || !isPlainGap(candidate) || verb.text !== verb.lower || !baseVerbs.has(verb.lower)) continue
+      const after = tokens[candidate + 1]
+      const followedLikeAVerb =
+        sentence[verb.end] === '-' ||
+        (after !== undefined &&
+          isPlainGap(candidate + 1) &&
+          (verbFollowers.has(after.lower) || isAdverb(after.lower) || after.text !== after.lower))
+      // After a noun phrase ("your help and care.") "and" more likely joins another noun.
+      const afterNounPhrase = tokens
+        .slice(verbIndex + 1, index)
+        .some((word) => determiners.has(word.lower) || prepositions.has(word.lower))
+      if (followedLikeAVerb || !afterNounPhrase) conjugate(candidate)
+      index = candidate
+    }
+  }
 
   let text = ''
   let cursor = 0
@@ -236,22 +335,71 @@ export function speakInThirdPerson(sentence: string, speaker: string): ThirdPers
   return { text: text + sentence.slice(cursor), aboutSpeaker }
 }
 
-const subjectPronouns = new Set(['i', 'we', 'he', 'she', 'they', 'you', "i'm", "i've", "i'll", "i'd"])
+const firstPersonForms = new Set(['i', "i'm", "i've", "i'll", "i'd", 'me', 'my', 'mine', 'myself'])
+
+/** A first-person word that refers to the speaker: not part of a compound ("me-time"), "i.e.", "Henry I" or a typo. */
+function isSpeakerMention(sentence: string, tokens: readonly Token[], index: number): boolean {
+  const token = tokens[index]
+  if (!token || !firstPersonForms.has(token.lower)) return false
+  if (sentence[token.start - 1] === '-' || sentence[token.end] === '-') return false
+  if (token.lower !== 'i') return true
+  if (token.text === 'i' && sentence.slice(token.end, token.end + 2) === '.e') return false
+  const previous = tokens[index - 1]
+  const next = tokens[index + 1]
+  const gapBefore = previous ? sentence.slice(previous.end, token.start) : ''
+  if (previous && /^\p{Lu}/u.test(previous.text) && /^\s+$/.test(gapBefore) && next === undefined)
+    return false
+  return !(next && /^\s+$/.test(sentence.slice(token.end, next.start)) && notAfterI.has(next.lower))
+}
+
+/** "my husband and I", "you and me", "me and my friends": the speaker as one of a compound. */
+function isCoordinated(tokens: readonly Token[], index: number, sentence: string): boolean {
+  const token = tokens[index]
+  if (!token || !['i', 'me', 'myself'].includes(token.lower)) return false
+  const previous = tokens[index - 1]?.lower
+  const next = tokens[index + 1]?.lower
+  if (previous === 'and' || previous === 'or' || previous === 'nor')
+    return token.lower !== 'i' || isCompoundSubject(tokens, index - 1, sentence)
+  return (next === 'and' || next === 'or') && token.lower !== 'myself'
+}
+
+const firstPersonSubjects = new Set(['i', "i'm", "i've", "i'll", "i'd"])
+const subjectOpeners = new Set('you he she we they him her them us'.split(' '))
+const conjunctions = new Set(
+  'and or but nor so because when while if that since after before although though until unless where which who'.split(
+    ' ',
+  ),
+)
 
 /**
- * "My husband and I love …" (a compound subject: plural agreement) versus "I love it and I think …" (a second
- * clause): the words from the clause start to "and" form a subject only when they hold no pronoun subject or verb.
+ * "My husband and I love …" (a compound subject: plural agreement) versus "I love it and I think …" or "…, and I
+ * see" (a second clause): the words from the clause start to "and" form a subject only when they are a short
+ * phrase with no verb that opens with a determiner, or a name, or a pronoun alone, and no comma comes before "and".
  */
 function isCompoundSubject(tokens: readonly Token[], conjunctionIndex: number, sentence: string): boolean {
+  const before = tokens[conjunctionIndex - 1]
+  const conjunction = tokens[conjunctionIndex]
+  if (!before || !conjunction || /[,;:]/.test(sentence.slice(before.end, conjunction.start))) return false
+  let first = conjunctionIndex - 1
   for (let index = conjunctionIndex - 1; index >= 0; index--) {
     const token = tokens[index]
     if (!token) break
-    if (subjectPronouns.has(token.lower) || finiteVerbs.has(token.lower) || isPastForm(token.lower))
+    if (firstPersonSubjects.has(token.lower) || finiteVerbs.has(token.lower) || isPastForm(token.lower))
       return false
+    // "…, and my kids and I": the conjunct starts after the word that opened its clause.
+    if (conjunctions.has(token.lower)) break
+    first = index
+    // A clause starts after punctuation and a space ("Last week, my wife and I"), not inside "38,000".
     const gap = sentence.slice(tokens[index - 1]?.end ?? 0, token.start)
-    if (/[,;:.!?–—]/.test(gap)) break
+    if (/[,;:.!?–—]\s/.test(gap) || /\s-\s/.test(gap)) break
   }
-  return true
+  const conjunct = tokens.slice(first, conjunctionIndex)
+  const opener = conjunct[0]
+  if (!opener || conjunct.length > 4) return false
+  if (determiners.has(opener.lower)) return true
+  if (conjunct.length === 1 && subjectOpeners.has(opener.lower)) return true
+  // "Jon and I", "Mary Jane and I" (a name), not "PNPM packages and I".
+  return conjunct.every((token) => /^\p{Lu}/u.test(token.text))
 }
 
 /** The first word after `index` that is not an adverb, if only spaces separate them. */
