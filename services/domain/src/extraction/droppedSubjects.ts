@@ -46,6 +46,12 @@ function firstClauseLacksVerb(tokens: readonly Token[], clauseEnd: number): bool
   })
 }
 
+const placesBeenTo = new Set('to there here in at away back out home'.split(' '))
+
+const personalSubjects = new Set(
+  "i i'm i've i'll i'd we we're we've we'll we'd he he's she she's they they're they've".split(' '),
+)
+
 const objectStarters = new Set('me us you him her them it my our your his their the a an so'.split(' '))
 
 /**
@@ -69,9 +75,19 @@ export function restoreDroppedSubject(sentence: string): string {
     return `${sentence.slice(0, insertAt)}${prefix} ${rest.charAt(0).toLowerCase()}${rest.slice(1)}`
   }
   if (/^(?:can't|cannot|couldn't|won't|didn't|haven't|wasn't)$/.test(word)) return withPrefix('I')
-  if (word === 'been') return withPrefix("I've")
+  if (word === 'been') {
+    let next = first + 1
+    while (tokens[next] && intensifiers.has(tokens[next]?.lower ?? '')) next++
+    const after = tokens[next]?.lower ?? ''
+    // "Been running", "Been so busy", "Always been curious", "Been to Paris" say what the speaker did; "Been a
+    // long week for me", "Been ages" what "it" was.
+    if (/^[a-z]{3,}(?:ing|ed)$/.test(after) || droppedSubjectAdjectives.has(after) || placesBeenTo.has(after))
+      return withPrefix("I've")
+    return sentence
+  }
+  // "gotta" is "(I've) got to", "gonna" "(I'm) going to", "wanna" "(I) want to".
   if (word === 'gonna' || word === 'wanna' || word === 'gotta')
-    return withPrefix(word === 'gonna' ? "I'm" : 'I')
+    return withPrefix(word === 'gonna' ? "I'm" : word === 'gotta' ? "I've" : 'I')
   if (droppedSubjectAdjectives.has(word)) return withPrefix("I'm")
   if (droppedSubjectVerbs.has(word)) return withPrefix('I')
   if (/^[a-z]{3,}ing$/.test(word)) {
@@ -80,7 +96,10 @@ export function restoreDroppedSubject(sentence: string): string {
     const remarksOnListener = tokens
       .slice(clauseEnd)
       .some((token) => /^(?:you|you're|your)$/.test(token.lower))
-    if (!remarksOnListener && firstClauseLacksVerb(tokens, clauseEnd)) return withPrefix("I'm")
+    // "Taking your tip, I'm repainting…": the opening phrase belongs to the subject that follows it.
+    const subjectFollows = personalSubjects.has(tokens[clauseEnd]?.lower ?? '')
+    if (!remarksOnListener && !subjectFollows && firstClauseLacksVerb(tokens, clauseEnd))
+      return withPrefix("I'm")
   }
   const isPast =
     irregularPastVerbs.has(word) || (/^[a-z]{2,}ed$/.test(word) && !notDroppedSubjectPast.has(word))

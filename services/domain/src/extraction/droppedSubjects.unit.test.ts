@@ -16,6 +16,12 @@ describe('restoreDroppedSubject', () => {
       "I'm researching adoption agencies — it has been a dream.",
     ],
     ['Just got back from Paris.', 'I just got back from Paris.'],
+    ['Gotta focus on the plan.', "I've gotta focus on the plan."],
+    ['Wanna try it.', 'I wanna try it.'],
+    ['Been so busy lately.', "I've been so busy lately."],
+    ['Always been curious about space.', "I've always been curious about space."],
+    ['Been to Paris twice.', "I've been to Paris twice."],
+    ['Bet it was fun.', 'I bet it was fun.'],
   ])('restores the subject of %j', (sentence, restored) => {
     expect(restoreDroppedSubject(sentence)).toBe(restored)
   })
@@ -29,6 +35,12 @@ describe('restoreDroppedSubject', () => {
     'Jared went home.',
     'Did you see it?',
     'The colors blend nicely.',
+    // "(It's) been a long week for me", "(It's) been ages".
+    'Been a long week for me.',
+    'Been ages since we talked.',
+    // The opening phrase belongs to the subject after it.
+    "Taking your tip, I'm repainting my room.",
+    'Walking home, she saw a fox.',
   ])('leaves %j alone', (sentence) => {
     expect(restoreDroppedSubject(sentence)).toBe(sentence)
   })
