@@ -91,7 +91,7 @@ describe('the built-in extractor on LoCoMo turns', () => {
 
   it('restores dropped subjects and resolves dates', () => {
     expect(contents(extractTurn(fixtureTurn('conv-42', 'D7:1')))).toEqual([
-      "Nate dyed Nate's hair last week (the week of 4 April 2022) - come see!",
+      'Nate dyed their hair last week (the week of 4 April 2022) - come see!',
     ])
     expect(contents(extractTurn(fixtureTurn('conv-30', 'D15:3')))).toEqual([
       'Jon is still working on opening a dance studio.',
@@ -107,7 +107,7 @@ describe('the built-in extractor on LoCoMo turns', () => {
       'Melanie is swamped with the kids & work.',
     ])
     expect(contents(extractTurn(fixtureTurn('conv-26', 'D2:7')))).toEqual([
-      "It's still a work in progress, but Melanie is doing Melanie's best.",
+      "It's still a work in progress, but Melanie is doing their best.",
       "Melanie's kids are so excited about summer break!",
       "Melanie said: We're thinking about going camping next month (June 2023).",
     ])
@@ -228,7 +228,7 @@ describe('the built-in extractor', () => {
       { content: 'Priya Raman sent an email about Lisbon offsite.', occurredOn: null },
       {
         content:
-          'Priya Raman booked the venue in Lisbon for June 12 (12 June 2024) and Priya Raman will send the agenda next week (the week of 18 March 2024).',
+          "Priya Raman booked the venue in Lisbon for June 12 (12 June 2024) and they'll send the agenda next week (the week of 18 March 2024).",
         occurredOn: '2024-06-12',
       },
       {
@@ -329,6 +329,64 @@ describe('the built-in extractor', () => {
     const controller = new AbortController()
     controller.abort()
     await expect(extractor.extract(input, controller.signal)).rejects.toThrow()
+  })
+})
+
+const extractChat = (text: string) =>
+  contents(
+    extractStatements({
+      text,
+      documentType: 'ai-chat-conversation',
+      documentCreatedAt: '2024-03-15T00:00:00Z',
+      mode: 'fast',
+    }),
+  )
+
+describe('the built-in extractor on conversations with an assistant', () => {
+  it('keeps what a user asks an assistant, which between friends would be small talk', () => {
+    expect(extractChat('User: hmm, what happens if the user makes rapid consecutive calls?')).toEqual([
+      'User asked: What happens if the user makes rapid consecutive calls?',
+    ])
+    expect(extractChat('Melanie: What made you try it?')).toEqual([])
+  })
+
+  it('makes a list one statement led by its heading, and skips code', () => {
+    const message = [
+      "User: Sure, let's break it down for my budget tracker project.",
+      '',
+      '### Components:',
+      '1. **User Authentication**',
+      '   - Registration',
+      '   - Login',
+      '2. **Transaction Management**',
+      '',
+      '```python',
+      'def login(): pass',
+      '```',
+    ].join('\n')
+    expect(extractChat(message)).toEqual([
+      "User said: Let's break it down for the user's budget tracker project.",
+      'Components: User Authentication (Registration, Login); Transaction Management.',
+    ])
+  })
+
+  it("keeps a few statements of an assistant's long answer: its opening, advice and conclusion", () => {
+    const steps = Array.from(
+      { length: 12 },
+      (_, index) => `### Step ${String(index + 1)}\nA loop is a construct number ${String(index + 1)}.`,
+    )
+    const answer = [
+      'Assistant: Certainly! Handling API rate limits needs a counter per minute and per day.',
+      ...steps,
+      'I recommend exponential backoff with at most 3 retries for your weather app.',
+      'Feel free to ask if you have more questions!',
+    ].join('\n\n')
+    const kept = extractChat(answer)
+    expect(kept).toHaveLength(3)
+    expect(kept[0]).toBe('Assistant said: Handling API rate limits needs a counter per minute and per day.')
+    expect(kept).toContain(
+      'Assistant recommends exponential backoff with at most 3 retries for your weather app.',
+    )
   })
 })
 
