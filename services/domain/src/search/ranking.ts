@@ -147,3 +147,34 @@ export function termCoverage(queryTerms: readonly string[], memoryTerms: Readonl
   if (queryTerms.length === 0) return 0
   return queryTerms.filter((term) => memoryTerms.has(term)).length / queryTerms.length
 }
+
+/**
+ * At most `perSource` results of one source document among the first `limit`, unless nothing else is left: one
+ * long message must not fill an answer (BEAM dev: one answer took 7 of the top 10). Order is kept; what a source
+ * had too many of follows, in order, only where the others run out.
+ */
+export function withAtMostPerSource<T>(
+  ranked: readonly T[],
+  sourceOf: (item: T) => string,
+  limit: number,
+  perSource = sourceCapFor(limit),
+): T[] {
+  const taken: T[] = []
+  const deferred: T[] = []
+  const counts = new Map<string, number>()
+  for (const item of ranked) {
+    const source = sourceOf(item)
+    const count = counts.get(source) ?? 0
+    if (count < perSource) {
+      taken.push(item)
+      counts.set(source, count + 1)
+    } else deferred.push(item)
+    if (taken.length === limit) return taken
+  }
+  return [...taken, ...deferred].slice(0, limit)
+}
+
+/** Three of ten: a few, in proportion to the page. */
+export function sourceCapFor(limit: number): number {
+  return Math.max(1, Math.ceil(limit * 0.3))
+}

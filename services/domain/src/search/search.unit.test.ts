@@ -8,6 +8,7 @@ import {
   similarityFromLists,
   termCoverage,
   type RerankCandidate,
+  withAtMostPerSource,
 } from './ranking.js'
 
 const rerank = (candidates: RerankCandidate[]) => rerankWith(defaultSearchTuning.rerank, candidates)
@@ -263,5 +264,19 @@ describe('similarityFromLists', () => {
     ])
     expect(similarity.of('d')).toBe(0.3)
     expect(similarity.of('a')).toBe(0.9)
+  })
+})
+
+describe('withAtMostPerSource', () => {
+  const ranked = ['a1', 'a2', 'a3', 'a4', 'b1', 'a5', 'c1']
+  const sourceOf = (id: string) => id.charAt(0)
+
+  it('keeps at most three of ten from one document, the rest moving up', () => {
+    expect(withAtMostPerSource(ranked, sourceOf, 10)).toEqual(['a1', 'a2', 'a3', 'b1', 'c1', 'a4', 'a5'])
+    expect(withAtMostPerSource(ranked, sourceOf, 5)).toEqual(['a1', 'a2', 'b1', 'c1', 'a3'])
+  })
+
+  it('fills the page from one document when nothing else matches', () => {
+    expect(withAtMostPerSource(['a1', 'a2', 'a3', 'a4'], sourceOf, 10)).toEqual(['a1', 'a2', 'a3', 'a4'])
   })
 })

@@ -15,6 +15,7 @@ import {
   termCoverage,
   type Ranking,
   type ScoredList,
+  withAtMostPerSource,
 } from '@memory-service/domain'
 import { askedFactOf, askedPeriodOf, searchTermsOf, type AskedFact } from '@memory-service/domain'
 
@@ -299,13 +300,18 @@ export function createMemorySearch(deps: {
           minimum_should_match: 1,
         },
       },
-      size: request.limit,
+      // Twice the page, so that a page holding too much of one document can be filled from the others.
+      size: Math.min(request.limit * 2, 100),
       track_total_hits: false,
       _source: withoutVectors,
     })
     return {
-      hits: response.hits.hits.flatMap((hit) =>
-        hit._source ? [{ memory: hit._source, score: Number((hit._score ?? 0).toFixed(6)) }] : [],
+      hits: withAtMostPerSource(
+        response.hits.hits.flatMap((hit) =>
+          hit._source ? [{ memory: hit._source, score: Number((hit._score ?? 0).toFixed(6)) }] : [],
+        ),
+        ({ memory }) => memory.source.ingestion_id,
+        request.limit,
       ),
       vectorQueries: searches.length,
       graphQueries: entities.length > 0 ? 1 : 0,
@@ -451,7 +457,7 @@ export function createMemorySearch(deps: {
       if ('found' in doc && doc.found && doc._source) documents.set(doc._id, doc._source)
     const queryTerms = [...new Set(searchTermsOf(request.query).split(' ').filter(Boolean))]
     const namedEntities = new Set(entities)
-    const order = rerank(
+    const reranked = rerank(
       tuning.rerank,
       fused.flatMap(([id, score]) => {
         const memory = documents.get(id)
@@ -475,7 +481,12 @@ export function createMemorySearch(deps: {
           },
         ]
       }),
-    ).slice(0, request.limit)
+    )
+    const order = withAtMostPerSource(
+      reranked,
+      ({ id }) => documents.get(id)?.source.ingestion_id ?? id,
+      request.limit,
+    )
     return {
       hits: order.flatMap(({ id, score }) => {
         const memory = documents.get(id)
