@@ -85,10 +85,10 @@ export interface MemoryChanged {
     }
   }
   /**
-   * What made the change: an ingestion (the document's ingestion id), an API call (PATCH with its merge strategy, DELETE), supersession by another memory, or a user's erasure. Absent on events written before it existed.
+   * What made the change: an ingestion (the document's ingestion id), an API call (PATCH with its merge strategy, DELETE), supersession by another memory, a user's erasure, or a re-embedding (the same state with vectors of the configured embedding model, `memory-service reembed`). Absent on events written before it existed.
    */
   cause?: {
-    kind: 'ingestion' | 'api' | 'supersession' | 'erasure'
+    kind: 'ingestion' | 'api' | 'supersession' | 'erasure' | 'reembedding'
     ingestion_id?: string
     operation?: 'update' | 'delete'
     merge_strategy?: 'replace' | 'append' | 'smart-merge'

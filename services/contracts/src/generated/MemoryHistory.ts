@@ -14,10 +14,10 @@ export interface MemoryHistory {
     change: 'created' | 'updated' | 'superseded' | 'reinstated' | 'deleted'
     changed_at: string
     /**
-     * What made the change; null for changes written before causes were recorded.
+     * What made the change; null for changes written before causes were recorded. reembedding: the same state with its vectors computed again by the configured embedding model (the content did not change).
      */
     cause: {
-      kind: 'ingestion' | 'api' | 'supersession' | 'erasure'
+      kind: 'ingestion' | 'api' | 'supersession' | 'erasure' | 'reembedding'
       /**
        * ingestion: the ingestion job whose document stated it.
        */
