@@ -13,6 +13,7 @@ import { exitCodes, exitCodesFooter, programName } from './commandLine.js'
 import { addServiceCommands } from './serviceCommands.js'
 import { addTenancyCommands } from './tenancyCommandLine.js'
 import { addReplayCommand } from './replayCommand.js'
+import { addReembedCommand } from './reembedCommand.js'
 import { addMcpCommand } from './mcpServer.js'
 import { addDeadLetterCommands } from './deadLettersCommand.js'
 import { addVerifyCommand } from './verifyCommand.js'
@@ -34,6 +35,7 @@ export function createProgram(output: OutputConfiguration = {}): Command {
   addServiceCommands(program)
   addTenancyCommands(program)
   addReplayCommand(program)
+  addReembedCommand(program)
   addDeadLetterCommands(program)
   addVerifyCommand(program)
   addMcpCommand(program)

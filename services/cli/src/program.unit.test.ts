@@ -4,6 +4,7 @@ import { allPermissions, permissionPresets } from '@memory-service/domain'
 import { exitCodesFooter, runCommandLine } from './commandLine.js'
 import { createProgram } from './program.js'
 import { parseReplayArguments } from './replayCommand.js'
+import { parseReembedArguments } from './reembedCommand.js'
 import { parseMcpArguments } from './mcpServer.js'
 
 interface Ran {
@@ -46,6 +47,10 @@ const commandsAndOptions: [string, string[]][] = [
   ['keys rotate', ['--key <key_…>']],
   ['keys revoke', ['--key <key_…>']],
   ['replay', ['--projection <name>', '--from-beginning', '--from <timestamp>', '--log-format <format>']],
+  [
+    'reembed',
+    ['--instance <instance_id>', '--all', '--batch <n>', '--idle-share <ratio>', '--log-format <format>'],
+  ],
   ['mcp', ['--user <id>', '--customer <id>']],
   ['dead-letters list', ['--group <consumer-group>']],
   ['dead-letters show', []],
@@ -57,7 +62,17 @@ describe('help', () => {
     const { code, out, err, ran } = await cli(...argv)
     expect({ code, err, ran }).toEqual({ code: 0, err: '', ran: [] })
     expect(out).toContain('Usage: memory-service [options] [command]')
-    for (const command of ['start', 'config', 'instances', 'keys', 'replay', 'dead-letters', 'mcp', 'help'])
+    for (const command of [
+      'start',
+      'config',
+      'instances',
+      'keys',
+      'replay',
+      'reembed',
+      'dead-letters',
+      'mcp',
+      'help',
+    ])
       expect(out).toMatch(new RegExp(`^  ${command} `, 'm'))
     expect(out.trimEnd().endsWith(exitCodesFooter)).toBe(true)
   })
@@ -151,6 +166,18 @@ describe('parsing', () => {
       { command: 'replay', options: { projection: 'graph', logFormat: 'pretty' }, args: [] },
     ],
     [
+      ['reembed', '--instance', 'inst_1'],
+      {
+        command: 'reembed',
+        options: { instance: 'inst_1', batch: 32, idleShare: 1, logFormat: 'auto' },
+        args: [],
+      },
+    ],
+    [
+      ['reembed', '--all', '--batch', '64', '--idle-share', '0.5'],
+      { command: 'reembed', options: { all: true, batch: 64, idleShare: 0.5, logFormat: 'auto' }, args: [] },
+    ],
+    [
       ['mcp', '--user', 'u1', '--customer', 'c1'],
       { command: 'mcp', options: { user: 'u1', customer: 'c1' }, args: [] },
     ],
@@ -204,6 +231,14 @@ describe('usage errors: exit code 2, a message on stderr, nothing run', () => {
       ['replay', '--projection', 'all', '--from-beginning', '--from', '2020-01-01T00:00:00Z'],
       "option '--from-beginning' cannot be used with option '--from <timestamp>'",
     ],
+    [['reembed'], "one of the options '--instance <instance_id>' or '--all' is required"],
+    [
+      ['reembed', '--all', '--instance', 'inst_1'],
+      "option '--instance <instance_id>' cannot be used with option '--all'",
+    ],
+    [['reembed', '--all', '--batch', '0'], "'--batch <n>' argument '0' is invalid"],
+    [['reembed', '--all', '--batch', '5000'], 'Expected at most 1000.'],
+    [['reembed', '--all', '--idle-share', '-1'], "'--idle-share <ratio>' argument '-1' is invalid"],
   ])('%j: %s', async (argv, message) => {
     const { code, out, err, ran } = await cli(...argv)
     expect({ code, out, ran }).toEqual({ code: 2, out: '', ran: [] })
@@ -254,6 +289,31 @@ describe('runReplay arguments', () => {
   ])('%j is refused: %s', (args, message) => {
     expect(() => parseReplayArguments(args)).toThrow(CommanderError)
     expect(() => parseReplayArguments(args)).toThrow(message)
+  })
+})
+
+describe('runReembed arguments', () => {
+  it('names one instance or all of them, with the batch and pacing given or their defaults', () => {
+    expect(parseReembedArguments(['--instance', 'inst_1'])).toEqual({
+      instances: { instance: 'inst_1' },
+      batch: 32,
+      idleShare: 1,
+    })
+    expect(parseReembedArguments(['--all', '--batch', '8', '--idle-share', '0'])).toEqual({
+      instances: 'all',
+      batch: 8,
+      idleShare: 0,
+    })
+  })
+
+  it.each([
+    [[], "one of the options '--instance <instance_id>' or '--all' is required"],
+    [['--instance', 'inst_1', '--all'], 'cannot be used with'],
+    [['--all', '--batch', 'many'], 'Expected a whole number of at least 1.'],
+    [['--all', '--idle-share', 'lots'], 'Expected a number of at least 0'],
+  ])('%j is refused: %s', (args, message) => {
+    expect(() => parseReembedArguments(args)).toThrow(CommanderError)
+    expect(() => parseReembedArguments(args)).toThrow(message)
   })
 })
 
