@@ -37,9 +37,10 @@ function hashedVector(text: string, dimension: number): number[] {
   return norm > 0 ? vector.map((value) => value / norm) : vector.map((_, index) => (index === 0 ? 1 : 0))
 }
 
-export function createHashingEmbedder(dimension: number): Embedder {
+/** `model` is the label stored with its vectors: another one passes for another model (a re-embedding test). */
+export function createHashingEmbedder(dimension: number, model = 'test/hashing'): Embedder {
   return {
-    model: 'test/hashing',
+    model,
     dimension,
     async embed(texts) {
       return texts.map((text) => hashedVector(text, dimension))
