@@ -281,6 +281,44 @@ export function entitiesOf(
   return entities
 }
 
+/** Whether the gazetteer knows the name as a place (a country, a big city, a region), whatever its case. */
+export function isKnownPlace(name: string): boolean {
+  return places.has(lowerOf(name))
+}
+
+/**
+ * Every run of capitalized words in a text, at a sentence start too, without the words that are never names
+ * ("The", "Hey", "Monday"): candidates for a reader that knows from elsewhere what kind of name it expects
+ * ("Kigali is so clean", "Farfetch is chaotic but fun"). recognizeMentions leaves the sentence-initial ones out
+ * unless the document or the gazetteer knows them.
+ */
+export function capitalizedSpansOf(text: string): { name: string; start: number; end: number }[] {
+  const spans: { name: string; start: number; end: number }[] = []
+  let current: WordToken[] = []
+  const flush = () => {
+    const first = current[0]
+    const last = current.at(-1)
+    if (first && last)
+      spans.push({ name: text.slice(first.start, last.end), start: first.start, end: last.end })
+    current = []
+  }
+  for (const token of wordTokens(text)) {
+    const previous = current.at(-1)
+    const adjacent = previous !== undefined && /^\s+$/.test(text.slice(previous.end, token.start))
+    // A model number continues a name ("Galaxy S21", "Saab 9-3") but never starts one.
+    const continues = adjacent && /\d/.test(token.text)
+    const nameLike = (isCapitalized(token.text) && !isNotName(token.text)) || continues
+    if (nameLike && (adjacent || current.length === 0)) {
+      current.push(token)
+      continue
+    }
+    flush()
+    if (isCapitalized(token.text) && !isNotName(token.text)) current.push(token)
+  }
+  flush()
+  return spans.map((span) => ({ ...span, name: withoutPossessive(span.name) }))
+}
+
 /**
  * The entities of a statement: its mentions, and its dates — those of `context.dates` when given, otherwise the
  * ones the text states in full (an edited memory keeps the resolutions it was written with).

@@ -96,6 +96,14 @@ const rules: Rule[] = [
       'u',
     ),
   },
+  {
+    // "Severance is Zeynep's favorite show now", "sushi is Luca's new favourite food": the value first.
+    attribute: 'favorite',
+    pattern: new RegExp(
+      `(?:^|[,:;–—-] |\\b(?:but|and|so|honestly|ok|okay) )(?<value>[\\p{L}0-9](?:(?!\\b(?:but|and|so)\\b)[^.,!;?:]){0,60}?) (?:is|are) (?:now |still |officially |definitely |easily )?(?<subject>${owner})(?:'s|’s) (?:new |current |all-time |all time |absolute |number one )?(?:favorite|favourite) (?<thing>[a-z][a-z -]{1,30}?)(?: now| these days| nowadays| at the moment| of all time| ever| on earth| in the world)?(?=[.,!;]| and | but |$)`,
+      'u',
+    ),
+  },
 ]
 
 // Words that make a statement about something other than a current fact.
@@ -137,12 +145,15 @@ function normalized(value: string): string {
 /** The changing fact the statement states, or null. */
 export function factSlotOf(content: string, speaker: string | null): FactSlot | null {
   const { text, speaker: subjectSpeaker } = withoutReportingClause(content, speaker)
-  if (notAFact.test(text)) return null
   for (const rule of rules) {
     const match = rule.pattern.exec(text)
     if (!match?.groups) continue
+    // A negation, a plan or a question up to the end of the fact's words unsays it; one after them is another clause.
+    if (notAFact.test(text.slice(match.index, match.index + match[0].length + 1))) continue
     const subject = subjectOf(match.groups.subject ?? '', subjectSpeaker)
-    const value = rule.value ? rule.value(match) : (match.groups.value ?? null)
+    const value = rule.value
+      ? rule.value(match)
+      : (match.groups.value?.replace(/^(?:honestly|ok|okay|so|well|yeah|ugh|lol),? /i, '') ?? null)
     if (!subject || !value) continue
     const attribute =
       rule.attribute === 'favorite' ? `favorite:${normalized(match.groups.thing ?? '')}` : rule.attribute
@@ -161,6 +172,8 @@ export interface AskedFact {
   subjects: string[]
   /** The question's words, to prefer the version whose value it names ("when did she move to Porto?"). */
   words: string[]
+  /** It asks what holds now ("Where does Ana live?"), not what was ("Where did Ana live before?"). */
+  current: boolean
 }
 
 const questionWords = new Set(
@@ -170,6 +183,21 @@ const questionWords = new Set(
 )
 
 const askedAttributes: { attribute: string; pattern: RegExp }[] = [
+  {
+    attribute: 'partner',
+    pattern:
+      /\b(?:who (?:is|'s) \S+(?: \S+)? (?:dating|seeing|with|married to|engaged to)|(?:partner|boyfriend|girlfriend|husband|wife|spouse|fianc[ée]e?)(?:'s name)?\b(?! status))/i,
+  },
+  { attribute: 'pet', pattern: /\b(?:pets?|dogs?|cats?|puppy|kitten|animals?)\b/i },
+  { attribute: 'car', pattern: /\b(?:cars?|drives?|driving|vehicle)\b/i },
+  { attribute: 'phone', pattern: /\b(?:phones?|smartphone|mobile)\b/i },
+  { attribute: 'diet', pattern: /\b(?:diet|eat|eats|eating|vegan|vegetarian|meat)\b/i },
+  {
+    attribute: 'school',
+    pattern:
+      /\b(?:stud(?:y|ies|ying)|school|university|uni|college|enrolled|student|degree|programme|program)\b/i,
+  },
+  { attribute: 'sport', pattern: /\b(?:sports?|plays?|playing|trains?|training|exercise|work(?:s)? out)\b/i },
   {
     attribute: 'relationship',
     pattern:
@@ -208,5 +236,9 @@ export function askedFactOf(question: string): AskedFact | null {
     .filter((token) => /^\p{Lu}/u.test(token) && !questionWords.has(token.toLowerCase()))
     .map((token) => token.toLowerCase())
   const words = tokens.map((token) => token.toLowerCase()).filter((token) => !questionWords.has(token))
-  return { attribute, subjects: [...new Set(names)], words: [...new Set(words)] }
+  const current =
+    !/\b(?:did|was|were|used to|before|previously|formerly|originally|first|when|ago|last year|back then|in \d{4})\b/i.test(
+      question,
+    )
+  return { attribute, subjects: [...new Set(names)], words: [...new Set(words)], current }
 }

@@ -1,0 +1,724 @@
+/**
+ * Which changing fact a statement states, read by meaning rather than by phrasing. The phrase rules of factSlots.ts
+ * find "Caroline moved to Porto"; people also say "we packed up the whole house and we're in Austin for good now",
+ * "just signed the lease on a place in Glasgow", "I left Google and I've been at Stripe for a month now". Three
+ * signals decide here, none of them a sentence pattern:
+ *
+ * - the attribute: words that belong to it (a lease, a commute, an employer, a puppy, keto) or, from the embedder,
+ *   the statement's similarity to descriptions of each attribute (factPrototypes.ts);
+ * - the value: a word of the right kind in the statement — a place for a residence, a named organisation for an
+ *   employer, a car make, a diet, a pet — and not one the statement says was left ("I left Google");
+ * - the subject: the speaker, when the statement is about them and not about their sister or a friend.
+ *
+ * A statement that negates, plans, wishes or asks states no current fact. A missed fact costs a superseded memory
+ * that still looks current; a wrong one hides a true memory from default search, which is worse: each signal must
+ * agree, and the phrase rules still come first.
+ */
+import { entityKey } from '../extraction/entityNames.js'
+import {
+  capitalizedSpansOf,
+  isKnownPlace,
+  recognizeMentions,
+  type EntityMention,
+} from '../extraction/entityRecognition.js'
+import { isAssistantSpeaker } from '../extraction/assistantTurns.js'
+import { factSlotOf, type FactSlot } from './factSlots.js'
+
+/** Attributes read by meaning; `favorite:<thing>` comes from the phrase rules only. */
+export const meaningAttributes = [
+  'residence',
+  'employer',
+  'occupation',
+  'relationship',
+  'partner',
+  'pet',
+  'school',
+  'car',
+  'diet',
+  'phone',
+  'sport',
+] as const
+export type MeaningAttribute = (typeof meaningAttributes)[number]
+
+export const isMeaningAttribute = (name: string): name is MeaningAttribute =>
+  (meaningAttributes as readonly string[]).includes(name)
+
+/** How close a statement reads to each attribute's descriptions (cosine, from the embedder); absent without one. */
+export type AttributeSimilarities = Partial<Record<MeaningAttribute | 'not', number>>
+
+/** Similarity above which the embedder alone names the attribute (cues then are not needed). */
+/** Probability at which the classifier is sure of the attribute: a name of the right kind is then value enough. */
+export const attributeCertainty = 0.6
+
+interface StatementView {
+  text: string
+  lower: string
+  speaker: string
+  mentions: EntityMention[]
+}
+
+/** An example statement's vector and the attribute it states (or `not`). */
+export interface LabelledVector {
+  label: MeaningAttribute | 'not'
+  vector: readonly number[]
+}
+
+/**
+ * A statement's similarity to each attribute: the mean cosine of its two nearest examples of that attribute (unit
+ * vectors, so the dot product). Two rather than one, so that one odd example does not decide.
+ */
+export function attributeSimilarities(
+  vector: readonly number[],
+  examples: readonly LabelledVector[],
+): AttributeSimilarities {
+  const nearest = new Map<string, number[]>()
+  for (const example of examples) {
+    let dot = 0
+    for (let index = 0; index < vector.length; index++)
+      dot += (vector[index] ?? 0) * (example.vector[index] ?? 0)
+    const best = nearest.get(example.label) ?? []
+    best.push(dot)
+    best.sort((a, b) => b - a)
+    nearest.set(example.label, best.slice(0, 2))
+  }
+  return Object.fromEntries(
+    [...nearest].map(([label, best]) => [label, best.reduce((sum, value) => sum + value, 0) / best.length]),
+  )
+}
+
+/**
+ * How much the reading of a value may take for granted: `no` — the words around a name must show its role ("at
+ * Stripe", "moved to Porto"); `sure` — the attribute is known (the classifier is sure, or the clause tells news), so a
+ * recognized name of the right kind is enough; `version` — an older statement is read as a version of an attribute
+ * stated since, so even a capitalized word opening a sentence may be the name ("Infosys bench period is so boring").
+ */
+export type Lenience = 'no' | 'sure' | 'version'
+
+/** A value and where the clause states it. */
+interface Found {
+  value: string
+  at: number
+}
+
+interface AttributeReading {
+  attribute: MeaningAttribute
+  /** Words that make the attribute likely, without which the embedder must find the clause close to it. */
+  cues: RegExp
+  /**
+   * The value the clause states. `lenient` when the attribute is already known to be the clause's topic (the
+   * embedder is sure, or an older version is read): then a name of the right kind is enough, without the words
+   * around it that would otherwise show its role.
+   */
+  value: (statement: StatementView, lenient: Lenience) => Found | null
+  /** Another person the clause names is part of this fact (a partner), not a sign of someone else's news. */
+  involvesOthers?: boolean
+  /** For attributes whose values are kinds of thing (a car make, a diet), naming one is cue enough. */
+  namesItsKind?: (statement: StatementView) => boolean
+}
+
+const words = (list: string) => list.trim().split(/\s*\|\s*/)
+const alternation = (list: string) =>
+  words(list)
+    .map((word) => word.replace(/[.*+?^${}()[\]\\]/g, '\\$&').replace(/ /g, '\\s+'))
+    .join('|')
+
+const carMakes = words(
+  'toyota | honda | ford | tesla | bmw | audi | mercedes | mercedes-benz | volkswagen | vw | volvo | kia | hyundai | nissan | mazda | subaru | fiat | peugeot | renault | skoda | škoda | seat | cupra | jeep | chevy | chevrolet | porsche | mini | lexus | jaguar | land rover | range rover | polestar | byd | rivian | lucid | citroen | citroën | dacia | suzuki | mitsubishi | opel | vauxhall | alfa romeo | dodge | ram | gmc | cadillac | buick | lincoln | genesis | tata | mahindra | maruti | proton | lada | saab | smart | ferrari | lamborghini | maserati | bentley | rolls-royce | aston martin | mclaren | infiniti | acura | chrysler | nio | xpeng | geely | mg',
+)
+const phoneMakes = words(
+  'iphone | pixel | galaxy | samsung | oneplus | xiaomi | redmi | huawei | honor | nokia | motorola | moto | fairphone | oppo | vivo | realme | sony xperia | xperia | nothing phone | blackberry',
+)
+const diets = words(
+  'vegan | vegetarian | veggie | pescatarian | pescetarian | keto | ketogenic | paleo | carnivore | plant-based | plant based | gluten-free | gluten free | dairy-free | dairy free | lactose-free | flexitarian | halal | kosher | low-carb | low carb | whole30 | raw vegan | omnivore | intermittent fasting | mediterranean diet',
+)
+const petKinds = words(
+  'dog | puppy | pup | cat | kitten | kitty | rabbit | bunny | hamster | guinea pig | parrot | budgie | cockatiel | bird | fish | goldfish | turtle | tortoise | snake | lizard | gecko | iguana | ferret | horse | pony | chinchilla | rat | mouse | hedgehog | axolotl | labrador | lab | retriever | golden retriever | poodle | beagle | corgi | husky | dachshund | terrier | spaniel | bulldog | shepherd | greyhound | collie | pug | chihuahua | schnauzer | rescue dog | rescue cat | tabby | siamese | maine coon',
+)
+const sports = words(
+  'running | jogging | cycling | biking | mountain biking | climbing | bouldering | swimming | tennis | padel | pickleball | yoga | pilates | crossfit | football | soccer | basketball | volleyball | rugby | boxing | kickboxing | judo | karate | taekwondo | jiu-jitsu | jiu jitsu | bjj | muay thai | mma | fencing | rowing | kayaking | golf | skiing | snowboarding | surfing | skateboarding | skating | ice skating | hiking | trail running | triathlon | marathons | badminton | squash | table tennis | ping pong | cricket | baseball | softball | hockey | ice hockey | netball | handball | weightlifting | powerlifting | lifting | spinning | dance | dancing | salsa | ballet | archery | sailing | diving | scuba diving | horse riding | equestrian | ultimate frisbee | frisbee | darts',
+)
+const occupations = words(
+  'engineer | developer | programmer | designer | nurse | teacher | professor | lecturer | manager | analyst | consultant | chef | cook | barista | bartender | waiter | waitress | lawyer | attorney | solicitor | paralegal | doctor | physician | surgeon | dentist | pharmacist | vet | veterinarian | accountant | writer | author | editor | journalist | reporter | photographer | videographer | scientist | researcher | architect | pilot | driver | electrician | plumber | carpenter | mechanic | technician | therapist | counselor | counsellor | psychologist | social worker | paramedic | firefighter | police officer | officer | soldier | librarian | translator | interpreter | artist | illustrator | animator | musician | producer | director | actor | actress | marketer | recruiter | salesperson | sales rep | cashier | clerk | receptionist | assistant | secretary | administrator | coordinator | specialist | officer | executive | founder | co-founder | ceo | cto | cfo | intern | tutor | coach | trainer | instructor | lifeguard | farmer | gardener | florist | baker | butcher | tailor | hairdresser | barber | stylist | cleaner | caregiver | carer | nanny | midwife | data scientist | product manager | project manager | freelancer | contractor | entrepreneur | student | phd student | postdoc | banker | broker | economist | strategist | planner | ux designer | ui designer | devops engineer | sre | qa engineer | tester',
+)
+
+const placeCues =
+  /\b(?:live|lives|living|lived|moved|moving|relocat\w*|settl\w*|based|home|house|flat|apartment|condo|place|lease|rent(?:ing|ed)?|landlord|neighbou?rhood|neighbou?rs|commute|unpack\w*|packed up|new city|hometown|here in|out here|we're in|they're in|is in|got here|arrived|been in|now in|(?:days|weeks|months|years) in|landed|for good|since we moved)\b/i
+const employerCues =
+  /\b(?:work(?:s|ing|ed)?|job|jobs|employer|company|firm|office|offer|hired|joined|joining|started (?:at|with)|onboarding|team|boss|manager|colleagues?|cowork\w*|salary|pays|contract|position|role|gig|quit|left|resigned|laid off|switched|new place|first (?:day|week|month)|(?:days|weeks|months) in|shift|on-call|standup|stand-up|badge|campus|canteen|relocation)\b/i
+const occupationCues =
+  /\b(?:job|work(?:s|ing)? as|role|position|title|promoted|promotion|career|became|become|retrain\w*|qualified|certified|licensed|profession|as an?|now an?)\b/i
+const relationshipCues =
+  /\b(?:married|marry|marrying|wedding|engaged|engagement|proposed|fianc[ée]e?|divorc\w*|separat\w*|single|broke up|break-?up|split up|dating|date|boyfriend|girlfriend|husband|wife|partner|spouse|relationship|seeing someone|together)\b/i
+const partnerCues =
+  /\b(?:boyfriend|girlfriend|husband|wife|partner|fianc[ée]e?|spouse|bf|gf|dating|married|seeing)\b/i
+const schoolCues =
+  /\b(?:stud(?:y|ies|ying|ied)|student|enrol(?:l|led|ling)?|university|uni|college|school|academy|institute|polytechnic|course|degree|masters?|master's|bachelor'?s|phd|doctorate|mba|semester|term|classes|lectures|campus|transferred|admitted|accepted|graduate)\b/i
+const carCues =
+  /\b(?:car|drive|drives|driving|drove|bought|traded|trade-in|lease|leasing|ev|suv|hatchback|sedan|pickup|truck)\b/i
+const petCues = /\b(?:pet|adopt\w*|rescue\w*|got|have|has|our|new|named|called|walk(?:s|ing)?|vet)\b/i
+const dietCues =
+  /\b(?:diet|eat|eats|eating|ate|food|meat|meals?|went|gone|going|switched|started|became|plant|fish|dairy|carbs?|fasting)\b/i
+const phoneCues = /\b(?:phone|switched|upgraded|bought|got|new|using|use|android|ios)\b/i
+const sportCues =
+  /\b(?:train(?:ing|s)?|play(?:s|ing)?|took up|taken up|into|got into|club|team|league|session|sessions|classes|every (?:week|morning|day)|gym|practice|races?|match(?:es)?|competition)\b/i
+
+/** The value may not be something the statement says was left, past or visited. */
+const leftBefore =
+  /\b(?:left|leaving|leave|quit|quitting|resigned from|from|former|formerly|ex-|used to|back from|visit(?:ing|ed)?|trip to|holiday in|vacation in|weekend in|instead of|rather than|not|no longer|than|over|overtaken|dethroned|replaced|replacing|sold|selling|gave up|ditched|goodbye to|bye to|rip|miss|lost|lost (?:my|their|his|her) job as|fired from|laid off from|out of|fellow)\s+(?:my\s+|our\s+|the\s+|their\s+|\p{Lu}\p{L}+['’]s\s+)?(?:job\s+at\s+|\w+\s+)?$/iu
+
+/** Words after a name that make it a workplace rather than a place to live. */
+const workplaceAfter =
+  /^(?:['’]s)?\s+(?:office|offices|campus|hq|headquarters|canteen|cafeteria|team|teams|colleagues|people|bench|onboarding|relocation|badge|intranet|stand-?up|all-hands|sprint|launch|campaign|shift|shifts|contract|job|role|offer|salary|internship|graduate scheme|is (?:paying|sending|moving)|has (?:the best|way better) canteen|moves so fast)\b/i
+/** Words after a name that make it a place: its weather, transport, streets, prices, people. */
+const placeAfter =
+  /^(?:['’]s)?\s+(?:heat|weather|fog|smog|wind|winters?|summers?|rain|humidity|traffic|metro|subway|trams?|buses|rent|prices|housing|life|is (?:so |soo? )?(?:clean|quiet|hot|cold|cheap|expensive|loud|beautiful|lovely|grey|gray|rainy|windy|humid)|has been home)\b/i
+
+/** A model name or number after a make: "Model 3", "V70", "9-3", "S23 Ultra" (capitalized or with a digit). */
+const modelName = /^(?:[ -](?:[A-Z0-9][\p{L}\d+-]*|[a-z]?\d[\p{L}\d+-]*))*/u
+
+function lexiconValue(statement: StatementView, lexicon: readonly string[], withModel = false): Found | null {
+  const pattern = new RegExp(`\\b(?:${alternation(lexicon.join(' | '))})\\b`, 'gi')
+  let found: Found | null = null
+  for (const match of statement.text.matchAll(pattern)) {
+    if (leftBefore.test(statement.text.slice(Math.max(0, match.index - 40), match.index))) continue
+    const model = withModel
+      ? (modelName.exec(statement.text.slice(match.index + match[0].length))?.[0] ?? '')
+      : ''
+    found = { value: `${match[0]}${model}`.trim(), at: match.index }
+  }
+  return found
+}
+
+/** A make written as a name ("Honda", "VW Gol", "galaxy s21"): lower-case "mini" or "seat" are no cars. */
+function capitalizedLexiconValue(statement: StatementView, lexicon: readonly string[]): boolean {
+  const found = lexiconValue(statement, lexicon, true)
+  return found !== null && (/^\p{Lu}/u.test(found.value) || /\d/.test(found.value))
+}
+
+/** A lexicon value with words before or after it that make it the speaker's own (a diet they follow, a pet they have). */
+function ownedLexiconValue(
+  statement: StatementView,
+  lexicon: readonly string[],
+  roleBefore: RegExp,
+  roleAfter: RegExp,
+): Found | null {
+  const found = lexiconValue(statement, lexicon)
+  if (!found) return null
+  const beforeText = statement.text.slice(Math.max(0, found.at - 30), found.at)
+  const afterText = statement.text.slice(found.at + found.value.length, found.at + found.value.length + 30)
+  return roleBefore.test(beforeText) || roleAfter.test(afterText) ? found : null
+}
+
+const dietBefore =
+  /\b(?:is|am|are|'m|'re|went|gone|going|became|been|stay(?:s|ed|ing)?|turned|now|fully|strict(?:ly)?|eat(?:s|ing)?|follow(?:s|ed|ing)?|on (?:a|the)|of|into|switched to|quit)\s+(?:\w+\s+)?$/i
+const dietAfter = /^\s*(?:now|for \w+|since|diet|life|lifestyle|again|these days|going|journey|day)\b/i
+const petBefore =
+  /\b(?:got|get|adopted|have|has|had|rescued|bought|brought home|our|their|new|\p{Lu}\p{L}+['’]s)\s+(?:\w+\s+){0,3}$/iu
+const petAfter =
+  /^\s*(?:,\s*)?(?:named|called|is|has|who|keeps|refuses|hates|loves|chewed|ate|\p{Lu}\p{L}+)\b/u
+const sportBefore =
+  /\b(?:play(?:s|ed|ing)?|do(?:es|ing)?|took up|taken up|started|into|love|loves|go(?:es|ing)?|went|all|doing)\s+(?:\w+\s+)?$/i
+const sportAfter =
+  /^\s*(?:training|practice|session|sessions|class(?:es)?|match(?:es)?|league|club|team|every|now|is (?:my|their)|has (?:completely )?taken over|season|game|games)\b/i
+
+interface Candidate {
+  name: string
+  at: number
+  kind: EntityMention['type'] | 'unknown'
+}
+
+/**
+ * The names a clause could give as a value: recognized mentions with their type, capitalized runs the recognizer
+ * left out at a sentence start (kind unknown), and places the gazetteer knows written in lower case. None that the
+ * statement says was left, visited or replaced, and never the speaker.
+ */
+function nameCandidates(statement: StatementView, lenient: Lenience): Candidate[] {
+  const speakerKey = entityKey(statement.speaker)
+  const byStart = new Map<number, Candidate>()
+  for (const mention of statement.mentions)
+    byStart.set(mention.start, { name: mention.name, at: mention.start, kind: mention.type })
+  // A capitalized word opening a sentence is a name only to a reader that already knows the topic ("Infosys bench
+  // period is so boring" once an employer is stated): otherwise "Young people's resilience" would be one.
+  for (const span of lenient === 'version' ? capitalizedSpansOf(statement.text) : []) {
+    if (!byStart.has(span.start))
+      byStart.set(span.start, {
+        name: span.name,
+        at: span.start,
+        kind: isKnownPlace(span.name) ? 'location' : 'unknown',
+      })
+  }
+  for (const match of statement.text.matchAll(/\b\p{Ll}[\p{L}-]+(?: \p{Ll}[\p{L}-]+)?\b/gu)) {
+    const words = match[0].split(' ')
+    for (const name of [match[0], words[0] ?? '']) {
+      if (name.length > 3 && isKnownPlace(name) && !byStart.has(match.index)) {
+        byStart.set(match.index, { name, at: match.index, kind: 'location' })
+        break
+      }
+    }
+  }
+  return [...byStart.values()]
+    .filter(
+      (candidate) =>
+        candidate.kind !== 'date' &&
+        entityKey(candidate.name) !== speakerKey &&
+        !leftBefore.test(statement.text.slice(Math.max(0, candidate.at - 40), candidate.at)),
+    )
+    .sort((a, b) => a.at - b.at)
+}
+
+const after = (statement: StatementView, candidate: Candidate) =>
+  statement.text.slice(candidate.at + candidate.name.length, candidate.at + candidate.name.length + 40)
+const before = (statement: StatementView, candidate: Candidate, width = 14) =>
+  statement.text.slice(Math.max(0, candidate.at - width), candidate.at)
+
+/** The last of several candidates: news comes after its context ("I left Google and I'm at Stripe now"). */
+function last(candidates: readonly Candidate[]): Found | null {
+  const chosen = candidates.at(-1)
+  return chosen ? { value: chosen.name, at: chosen.at } : null
+}
+
+/** Going somewhere is no living there: "went to Sweden", "flew to Rome". */
+const travelledTo =
+  /\b(?:went|go|goes|going|flew|fly|drove|drive|headed|heading|travel(?:l?ed|l?ing)?|trip|road trip|got back|came back|back)\s+(?:back\s+)?(?:to|from)\s+(?:the\s+)?$/i
+
+/** A clause about a stay that is over or a place seen: "John was in Chicago, it was awesome". */
+const pastStay = /\b(?:was|were|went|visited|explored|trips?|tour(?:ed)?|vacation|holiday|stayed)\b/i
+const settled = /\b(?:moved|relocat\w*|settl\w*|lives?|living|home|since|now)\b/i
+
+function residenceOf(statement: StatementView, lenient: Lenience): Found | null {
+  if (lenient !== 'version' && pastStay.test(statement.text) && !settled.test(statement.text)) return null
+  return last(
+    nameCandidates(statement, lenient).filter(
+      (candidate) =>
+        !workplaceAfter.test(after(statement, candidate)) &&
+        !travelledTo.test(before(statement, candidate, 30)) &&
+        // The recognizer types any name after "at" or "in" as a place; "settling in at Monzo" is a workplace.
+        ((candidate.kind === 'location' && isKnownPlace(candidate.name)) ||
+          ((candidate.kind === 'unknown' || candidate.kind === 'location') &&
+            (lenient !== 'no' ||
+              /\b(?:in|to|into|here in)\s+$/i.test(before(statement, candidate)) ||
+              placeAfter.test(after(statement, candidate))))),
+    ),
+  )
+}
+
+function employerOf(statement: StatementView, lenient: Lenience): Found | null {
+  return last(
+    nameCandidates(statement, lenient).filter((candidate) => {
+      if (candidate.kind === 'person' || candidate.kind === 'event' || candidate.kind === 'date') return false
+      const atWork = workplaceAfter.test(after(statement, candidate))
+      // The recognizer types a name after "at" as a place; only the gazetteer's places are surely no employer.
+      if (isKnownPlace(candidate.name)) return atWork
+      const worksThere =
+        atWork ||
+        /\b(?:at|for|with|joined|joining|join|by|to|@)\s+(?:the\s+)?$/i.test(before(statement, candidate))
+      return lenient === 'version' || candidate.kind === 'organization' || worksThere
+    }),
+  )
+}
+
+const schoolWords =
+  /\b(?:university|college|school|academy|institute|polytechnic|politecnico|uni|conservatory|seminary|business school)\b/i
+
+function schoolOf(statement: StatementView, lenient: Lenience): Found | null {
+  const named = nameCandidates(statement, lenient).filter(
+    (candidate) =>
+      candidate.kind !== 'person' &&
+      (schoolWords.test(candidate.name) ||
+        /^\p{Lu}{2,6}$/u.test(candidate.name) ||
+        (lenient !== 'no' && candidate.kind !== 'location') ||
+        /\b(?:at|to|enrolled|attending|attend|accepted into)\s+(?:the\s+)?$/i.test(
+          before(statement, candidate),
+        )),
+  )
+  if (named.length > 0) return last(named)
+  // "settling in at edinburgh uni": a place followed by a school word.
+  const lower = /\b(?<name>\p{L}[\p{L}-]+)\s+(?:uni|university|college)\b/iu.exec(statement.text)
+  return lower?.groups?.name && isKnownPlace(lower.groups.name) ? { value: lower[0], at: lower.index } : null
+}
+
+function partnerOf(statement: StatementView, lenient: Lenience): Found | null {
+  const people = nameCandidates(statement, lenient).filter(
+    (candidate) =>
+      candidate.kind === 'person' || (candidate.kind === 'unknown' && !candidate.name.includes(' ')),
+  )
+  const together = people.filter((person) => {
+    const around = statement.text.slice(Math.max(0, person.at - 40), person.at + person.name.length + 40)
+    return (
+      partnerNoun.test(around) ||
+      /\b(?:seeing|dating|with|married|engaged to|moved in with)\s+(?:this (?:guy|girl|person)\s+|a (?:lovely )?(?:fella|guy|girl|woman|man) (?:called|named)\s+)?$/i.test(
+        before(statement, person, 40),
+      )
+    )
+  })
+  return last(lenient === 'version' && together.length === 0 ? people : together)
+}
+
+const relationshipStatus: [RegExp, string][] = [
+  [
+    /\b(?:got |are |is |'re |'m |am |now |just |finally |officially )+divorced\b|\bdivorce (?:is|was) final\b/i,
+    'divorced',
+  ],
+  [
+    /\b(?:broke up|split up|split|separated|are done|is history|ended (?:it|things)|(?:is|am|'m|'re|are) single(?: again)?|single again)\b/i,
+    'single',
+  ],
+  [
+    /\b(?:got |are |is |'re |'m |am |just |finally |been )+married\b|\btied the knot\b|\bgot hitched\b/i,
+    'married',
+  ],
+  [/\b(?:got |are |is |'re |'m |am |just |now |officially )+engaged\b|\bproposed\b/i, 'engaged'],
+  [
+    /\b(?:(?:are|is|'re|been|started|now|officially|properly) dating|seeing (?:someone|this|a (?:guy|girl|woman|man))|in a relationship)\b/i,
+    'in a relationship',
+  ],
+]
+
+/** "<speaker>'s husband" is a status too: the partner word possessed by the speaker (or "my"). */
+function possessedPartnerStatus(statement: StatementView): Found | null {
+  const owner = statement.speaker.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const match = new RegExp(
+    `\\b(?:${owner}['’]s|our|their)\\s+(?:new\\s+)?(?<noun>husband|wife|spouse|fianc[ée]e?|boyfriend|girlfriend|partner)\\b`,
+    'iu',
+  ).exec(statement.text)
+  if (!match?.groups?.noun) return null
+  const noun = match.groups.noun.toLowerCase()
+  const value = /husband|wife|spouse/.test(noun)
+    ? 'married'
+    : /fianc/.test(noun)
+      ? 'engaged'
+      : 'in a relationship'
+  return { value, at: match.index }
+}
+
+function statusOf(statement: StatementView): Found | null {
+  for (const [pattern, value] of relationshipStatus) {
+    const match = pattern.exec(statement.text)
+    if (match) return { value, at: match.index }
+  }
+  return possessedPartnerStatus(statement)
+}
+
+const partnerNoun = /\b(?:boyfriend|girlfriend|husband|wife|partner|fianc[ée]e?|spouse|bf|gf|other half)\b/i
+
+const readings: AttributeReading[] = [
+  { attribute: 'residence', cues: placeCues, value: residenceOf },
+  { attribute: 'employer', cues: employerCues, value: employerOf },
+  {
+    attribute: 'occupation',
+    cues: occupationCues,
+    value: (statement) => {
+      const pattern = new RegExp(
+        `\\b(?:as|an?|now|promoted to|became|become|becoming)\\s+(?:(?:senior|junior|lead|head|chief|staff|principal|full-time|part-time|freelance|trainee|assistant|associate|registered|certified|qualified|salaried|[a-z]+-?[a-z]*)\\s+){0,3}(?:${alternation(occupations.join(' | '))})\\b`,
+        'gi',
+      )
+      let found: Found | null = null
+      for (const match of statement.text.matchAll(pattern)) {
+        if (leftBefore.test(statement.text.slice(Math.max(0, match.index - 40), match.index))) continue
+        const title = match[0]
+          .replace(/^(?:as|an?|now|promoted to|became|become|becoming)\s+/i, '')
+          .replace(/^an?\s+/i, '')
+        found = { value: title, at: match.index + match[0].length - title.length }
+      }
+      return found
+    },
+  },
+  { attribute: 'relationship', cues: relationshipCues, value: statusOf, involvesOthers: true },
+  { attribute: 'partner', cues: partnerCues, value: partnerOf, involvesOthers: true },
+  {
+    attribute: 'pet',
+    cues: petCues,
+    value: (statement) => {
+      const kind = ownedLexiconValue(statement, petKinds, petBefore, petAfter)
+      if (!kind) return null
+      const named =
+        /\b(?:named|called|(?:his|her|its) name(?: is|['’]s))\s+(?:(?:him|her|it|them)\s+)?(?<name>\p{Lu}[\p{L}'-]+)/u.exec(
+          statement.text,
+        ) ??
+        new RegExp(`\\b(?:${alternation(petKinds.join(' | '))}),?\\s+(?<name>\\p{Lu}[\\p{Ll}'-]+)`, 'u').exec(
+          statement.text,
+        )
+      return named?.groups?.name ? { value: named.groups.name, at: kind.at } : kind
+    },
+  },
+  { attribute: 'school', cues: schoolCues, value: schoolOf },
+  {
+    attribute: 'car',
+    cues: carCues,
+    value: (statement) => lexiconValue(statement, carMakes, true),
+    namesItsKind: (statement) => capitalizedLexiconValue(statement, carMakes),
+  },
+  {
+    attribute: 'diet',
+    cues: dietCues,
+    value: (statement) => ownedLexiconValue(statement, diets, dietBefore, dietAfter),
+    namesItsKind: (statement) => ownedLexiconValue(statement, diets, dietBefore, dietAfter) !== null,
+  },
+  {
+    attribute: 'phone',
+    cues: phoneCues,
+    value: (statement) => lexiconValue(statement, phoneMakes, true),
+    namesItsKind: (statement) => capitalizedLexiconValue(statement, phoneMakes),
+  },
+  {
+    attribute: 'sport',
+    cues: sportCues,
+    value: (statement) => ownedLexiconValue(statement, sports, sportBefore, sportAfter),
+  },
+]
+
+/** Words with which people tell that something is new: the moment of a change, or the time since it. */
+const announcesNews =
+  /\b(?:now|new|since|just|finally|officially|first (?:day|week|month|semester|quarter|year|christmas|time)|\d+ (?:days|weeks|months) (?:in|now)|(?:a|one|two|three|four|five|six) (?:days?|weeks?|months?) in|switched|swapped|moved|started|joined|got|upgraded|picked up|adopted|settled|landed|update)\b/i
+
+/** A clause that asks states nothing: "is cycling in Milan a death wish?" */
+const asks = /\?/
+/** Anywhere in a clause: what was, what is visited, what ended. */
+const notCurrent =
+  /\b(?:no longer|anymore|used to|trip|holiday|vacation|visit(?:ing|ed|s)?|for (?:a|the) (?:few days|week|weekend|conference|wedding)|interview(?:ed|ing)?|turned (?:it )?down|declined)\b/i
+/**
+ * Before the value: a negation, a modal, a wish or a plan makes it not (yet) true — "I'm not vegan", "we'd love to
+ * live in Lisbon", "thinking about joining Google". After it they belong to another clause ("vegan for 3 years and
+ * my grandma still asks if I eat chicken").
+ */
+const notYet =
+  /\b(?:never|not|would|could|might|maybe|perhaps|if|plan(?:s|ning)? (?:to|on)|want(?:s|ed)? to|hop(?:e|es|ing) to|thinking (?:about|of)|consider(?:s|ing)?|going to|gonna|will|wish|dream|someday|one day|tempted|not sure|debating|offer(?:ed)?)\b|n['’]t\b|['’](?:d|ll)\b/i
+
+/** Other people whose news a speaker tells: their fact is not the speaker's. */
+const someoneElse =
+  /\b(?:sister|brother|sibling|mom|mum|mother|dad|father|parents?|son|daughter|kids?|children|friend|friends|mate|buddy|colleague|coworker|co-worker|boss|manager|neighbou?r|cousin|aunt|uncle|niece|nephew|grandma|grandpa|grandmother|grandfather|roommate|flatmate|housemate|classmate|bestie|in-laws?|teammate|wife|husband|boyfriend|girlfriend|partner)s?\b/gi
+
+/**
+ * Whether the clause tells someone else's fact: before the value it names a relative, friend or colleague as its
+ * subject ("Lukas's sister moved to Leeds", "a friend of mine joined Google"), or opens with another person's name.
+ * A statement without a subject of its own is the speaker's: they are the one talking about their life.
+ */
+function isSomeoneElses(
+  clause: string,
+  speaker: string,
+  valueAt: number,
+  people: readonly EntityMention[],
+): boolean {
+  const head = clause.slice(0, valueAt)
+  for (const match of head.matchAll(someoneElse)) {
+    const before = head.slice(Math.max(0, match.index - 12), match.index)
+    // "moved in with their boyfriend", "Sid and I": a companion, not the subject.
+    if (
+      !/\b(?:with|and|&|to|for|from|by|about)\s+(?:\w+['’]s\s+|my\s+|their\s+|our\s+|his\s+|her\s+|a\s+)?$/i.test(
+        before,
+      )
+    )
+      return true
+  }
+  const speakerKey = entityKey(speaker)
+  const first = people.find((person) => person.start < valueAt)
+  const opensWithOther =
+    first !== undefined &&
+    !entityKey(first.name).startsWith(speakerKey) &&
+    /^\W*$/.test(clause.slice(0, first.start)) &&
+    !/^\s*(?:and|&)\s/i.test(clause.slice(first.end))
+  return opensWithOther
+}
+
+/** Clauses of a statement, the reporting prefix ("Lukas said: ") taken off: sentences, and parts after " - " or ";". */
+function clausesOf(content: string): string[] {
+  return content
+    .replace(/^[^:]{1,60}\b(?:said|asked):\s*/, '')
+    .split(/(?<=[.!?])\s+|\s+[-–—]\s+|;\s+/u)
+    .map((clause) => clause.trim())
+    .filter(Boolean)
+}
+
+function normalizedValue(value: string): string {
+  return value
+    .toLowerCase()
+    .replace(/^(?:a|an|the) /, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[.'’-]+$/, '')
+}
+
+/**
+ * The attribute readings a clause may state, likeliest first: those whose words it uses or whose value kind it
+ * names (a car make, a diet), or that the embedder finds it close to — and nearer than to a trip, a plan or someone
+ * else's news.
+ */
+function likelyReadings(
+  clause: string,
+  view: StatementView,
+  similarities: AttributeSimilarities,
+): { reading: AttributeReading; lenience: Lenience }[] {
+  const not = similarities.not ?? 0
+  const nearest = Math.max(...meaningAttributes.map((attribute) => similarities[attribute] ?? 0))
+  return readings
+    .map((reading) => {
+      const similarity = similarities[reading.attribute] ?? 0
+      const cued = reading.cues.test(clause) || (reading.namesItsKind?.(view) ?? false)
+      // The embedder alone names an attribute only when it is the nearest, sure, and nearer than "no fact"; with
+      // the attribute's words in the clause, being the nearest and nearer than "no fact" is enough.
+      const nearestAndNotOther = similarity === nearest && similarity > not && similarity > 0
+      // News of a change is told with words of novelty ("now", "since April", "first week at", "3 months in"): with
+      // them, being the likeliest attribute is enough to take a name of its kind as its value.
+      const sure = nearestAndNotOther && (similarity >= attributeCertainty || announcesNews.test(clause))
+      const likely = sure || cued
+      return { reading, sure, likely, rank: similarity + (cued ? 1 : 0) + (nearestAndNotOther ? 0.5 : 0) }
+    })
+    .filter(({ likely }) => likely)
+    .sort((a, b) => b.rank - a.rank)
+    .map(({ reading, sure }) => ({ reading, lenience: sure ? ('sure' as const) : ('no' as const) }))
+}
+
+/**
+ * Whether the classifier reads a statement as possibly about this attribute: among its two likeliest attributes. An
+ * older statement is read as a version of a newly stated fact only then (factSupersession.ts) — a looser bar than
+ * stating a fact afresh, since a newer statement of the attribute is already there.
+ */
+export function readsAsAbout(attribute: MeaningAttribute, similarities: AttributeSimilarities): boolean {
+  const similarity = similarities[attribute] ?? 0
+  const higher = meaningAttributes.filter((name) => (similarities[name] ?? 0) > similarity).length
+  return similarity > 0 && higher < 2
+}
+
+export interface RecognitionOptions {
+  /**
+   * Read the statement as a version of this attribute only, needing no cue word: a newer statement of the attribute
+   * exists, and the question is whether this older one stated another value of it ("Accra heat today is something
+   * else" once "I moved to Toronto" arrived).
+   */
+  asVersionOf?: MeaningAttribute
+}
+
+/**
+ * The changing fact a statement states, or null: first the phrase rules (factSlotOf), then the meaning of each
+ * clause about the speaker. `similarities` are the statement's similarities to the attributes' examples
+ * (factPrototypes.ts), when an embedder gave them.
+ */
+export function recognizeFact(
+  content: string,
+  speaker: string | null,
+  similarities: AttributeSimilarities = {},
+  options: RecognitionOptions = {},
+): FactSlot | null {
+  const forced = options.asVersionOf
+  // An assistant's explanations state no fact of its own life.
+  if (isAssistantSpeaker(speaker)) return null
+  const byPhrase = factSlotOf(content, speaker)
+  if (byPhrase && (!forced || byPhrase.attribute === forced)) return byPhrase
+  if (speaker === null) return null
+  const subject = speaker.toLowerCase()
+  for (const clause of clausesOf(content)) {
+    if (asks.test(clause) || notCurrent.test(clause)) continue
+    const view: StatementView = {
+      text: clause,
+      lower: clause.toLowerCase(),
+      speaker,
+      mentions: recognizeMentions(clause, { speaker }),
+    }
+    const considered = forced
+      ? readings
+          .filter((reading) => reading.attribute === forced)
+          .map((reading) => ({ reading, lenience: 'version' as const }))
+      : likelyReadings(clause, view, similarities)
+    for (const { reading, lenience } of considered) {
+      const found = reading.value(view, lenience)
+      if (!found) continue
+      if (notYet.test(clause.slice(0, found.at))) continue
+      const people = view.mentions.filter((mention) => mention.type === 'person')
+      if (isSomeoneElses(clause, speaker, found.at, reading.involvesOthers ? [] : people)) continue
+      const normalized = normalizedValue(found.value)
+      if (normalized === '' || normalized === subject) continue
+      return {
+        subject,
+        attribute: reading.attribute,
+        value: normalized,
+        key: `${subject}|${reading.attribute}`,
+      }
+    }
+  }
+  return null
+}
+
+/** A softmax classifier over statement vectors: one weight row (and bias) per label. */
+export interface AttributeClassifier {
+  labels: (MeaningAttribute | 'not')[]
+  /** labels.length rows of dimension + 1 numbers (the bias last). */
+  weights: number[][]
+}
+
+/**
+ * Trains the classifier on labelled example vectors: multinomial logistic regression by full-batch gradient descent,
+ * each label weighted by the inverse of its count (the examples of "no fact" outnumber any attribute's), from zero
+ * weights for a fixed number of epochs, so the same examples always give the same weights.
+ */
+export function trainAttributeClassifier(
+  examples: readonly LabelledVector[],
+  options: { epochs?: number; learningRate?: number; l2?: number } = {},
+): AttributeClassifier {
+  const epochs = options.epochs ?? 500
+  const learningRate = options.learningRate ?? 5
+  const l2 = options.l2 ?? 1e-4
+  const labels = [...new Set(examples.map(({ label }) => label))].sort()
+  const dimension = examples[0]?.vector.length ?? 0
+  const width = dimension + 1
+  const weights = labels.map(() => new Float64Array(width))
+  const target = examples.map(({ label }) => labels.indexOf(label))
+  const counts = labels.map((_, index) => target.filter((value) => value === index).length)
+  const exampleWeight = target.map((index) => 1 / (counts[index] ?? 1))
+  const totalWeight = exampleWeight.reduce((sum, value) => sum + value, 0)
+  const vectors = examples.map(({ vector }) => Float64Array.from(vector))
+  const scores = new Float64Array(labels.length)
+  for (let epoch = 0; epoch < epochs; epoch++) {
+    const gradients = labels.map(() => new Float64Array(width))
+    vectors.forEach((vector, position) => {
+      softmaxInto(scores, weights, vector)
+      const weight = exampleWeight[position] ?? 0
+      for (let label = 0; label < labels.length; label++) {
+        const gradient = ((scores[label] ?? 0) - (target[position] === label ? 1 : 0)) * weight
+        const row = gradients[label] as Float64Array
+        for (let index = 0; index < dimension; index++)
+          row[index] = (row[index] ?? 0) + gradient * (vector[index] ?? 0)
+        row[dimension] = (row[dimension] ?? 0) + gradient
+      }
+    })
+    for (let label = 0; label < labels.length; label++) {
+      const row = weights[label] as Float64Array
+      const gradient = gradients[label] as Float64Array
+      for (let index = 0; index < width; index++) {
+        const decay = index < dimension ? l2 * (row[index] ?? 0) : 0
+        row[index] = (row[index] ?? 0) - learningRate * ((gradient[index] ?? 0) / totalWeight + decay)
+      }
+    }
+  }
+  return { labels, weights: weights.map((row) => Array.from(row, (value) => Number(value.toFixed(6)))) }
+}
+
+function softmaxInto(
+  into: Float64Array,
+  weights: readonly ArrayLike<number>[],
+  vector: ArrayLike<number>,
+): void {
+  let highest = -Infinity
+  weights.forEach((row, label) => {
+    let sum = row[vector.length] ?? 0
+    for (let index = 0; index < vector.length; index++) sum += (row[index] ?? 0) * (vector[index] ?? 0)
+    into[label] = sum
+    highest = Math.max(highest, sum)
+  })
+  let total = 0
+  for (let label = 0; label < weights.length; label++) {
+    const value = Math.exp((into[label] ?? 0) - highest)
+    into[label] = value
+    total += value
+  }
+  for (let label = 0; label < weights.length; label++) into[label] = (into[label] ?? 0) / total
+}
+
+/** The classifier's probability of each label for a statement's vector. */
+export function classifyAttribute(
+  classifier: AttributeClassifier,
+  vector: readonly number[],
+): AttributeSimilarities {
+  const probabilities = new Float64Array(classifier.labels.length)
+  softmaxInto(probabilities, classifier.weights, vector)
+  return Object.fromEntries(classifier.labels.map((label, index) => [label, probabilities[index] ?? 0]))
+}
