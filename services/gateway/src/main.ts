@@ -4,6 +4,7 @@
  */
 import {
   clickhouseOf,
+  createAttributeReader,
   sharedEmbedder,
   sharedQueryEmbedder,
   summarizerOf,
@@ -184,6 +185,9 @@ export async function startGatewayService(
           store: memoryStore,
           producer,
           embedder: await sharedEmbedder(runtime),
+          attributeReader: createAttributeReader(await sharedEmbedder(runtime), {
+            cacheDir: config.embeddings.modelDir,
+          }),
           analyze: analyzeEditedContent,
           merge: mergeContent,
           changeLog: createMemoryChangeLog({

@@ -18,7 +18,7 @@ import {
   type JobStatus,
   type StageError,
 } from '@memory-service/domain'
-import { EmbeddingError, type Embedder, type Logger } from '@memory-service/engines'
+import { EmbeddingError, type AttributeReader, type Embedder, type Logger } from '@memory-service/engines'
 import { contextualTextOf, ModelServiceError } from '@memory-service/domain'
 import { type ConsumedEvent, type DeadLetterError, type DeadLetterWriter } from '@memory-service/log'
 import { type OutgoingEvent } from '@memory-service/domain'
@@ -29,7 +29,7 @@ import {
 } from '@memory-service/contracts'
 import { resolveEntities, type StoredEntity, type ResolvedStatement } from '@memory-service/domain'
 import { RetriesExhausted, withRetry, type RetryPolicy } from '@memory-service/domain'
-import { factSlotOf, validFromOf } from '@memory-service/domain'
+import { recognizeFact, validFromOf } from '@memory-service/domain'
 import { createFactSupersession, factsOf, type FactPorts } from '@memory-service/commands'
 
 /** What the pipeline needs from the outside world; the worker wires engines in, tests inject faults. */
@@ -51,6 +51,14 @@ export interface PipelinePorts {
   awaitProjected(memories: MemoryChanged[]): Promise<boolean>
   /** Stored versions of the facts a document states (supersession). */
   factVersions: FactPorts['factVersions']
+  /** Older memories of a speaker that may state another value of a fact a document states (supersession). */
+  unstatedVersions?: FactPorts['unstatedVersions']
+  /**
+   * Which changing attribute a statement's vector reads as (a classifier trained on example statements embedded by
+   * the same model): it tells which fact a statement states when its words do not (factMeaning.ts). Without it only
+   * words decide.
+   */
+  attributeReader?: FactPorts['attributeReader']
   deadLetters: DeadLetterWriter
   now?: () => Date
 }
@@ -173,6 +181,7 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
     resolved: ResolvedStatement[],
     vectors: (number[] | null)[],
     contextVectors: (number[] | null)[],
+    reader: AttributeReader | null,
   ): MemoryChanged[] {
     const changedAt = at()
     return resolved.flatMap(({ statement, entities, relations }, ordinal) => {
@@ -181,7 +190,8 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
       if (!vector || (accepted.context && !contextVector)) return []
       const category = statement.category ?? categorize(statement)
       const id = memoryIdFor(accepted.ingestion_id, ordinal)
-      const fact = factSlotOf(statement.content, statement.speaker)
+      const similarities = reader ? reader.read(vector) : {}
+      const fact = recognizeFact(statement.content, statement.speaker, similarities)
       return [
         {
           type: 'memory_changed' as const,
@@ -343,6 +353,8 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
       resolved,
       vectors.slice(0, contents.length),
       vectors.slice(contents.length),
+      // Without the reader (the model failed to embed its examples) words alone decide; the memories are still stored.
+      resolved.length > 0 && ports.attributeReader ? await ports.attributeReader().catch(() => null) : null,
     )
 
     const finishedAt = at()

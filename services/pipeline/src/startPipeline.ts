@@ -7,6 +7,7 @@ import {
 } from '@memory-service/log'
 import {
   checkDependencies,
+  createAttributeReader,
   createElasticsearchStore,
   type Embedder,
   type Engines,
@@ -119,6 +120,13 @@ export async function startPipeline(
         const stored = await memories.factVersions(instanceId, scope, keys)
         return stored.map((memory) => ({ version: memory.version, memory: memoryStateOf(memory) }))
       },
+      async unstatedVersions(instanceId, scope, query) {
+        const stored = await memories.unstatedVersions(instanceId, scope, query)
+        return stored.map((memory) => ({ version: memory.version, memory: memoryStateOf(memory) }))
+      },
+      attributeReader: createAttributeReader(dependencies.embedder, {
+        cacheDir: config.embeddings.modelDir,
+      }),
       async publishJob(job, correlationId) {
         await appender.append(INGESTION_JOBS_TOPIC, [
           { key: job.ingestion_id, subject: INGESTION_JOB_SUBJECT, payload: job, correlationId },

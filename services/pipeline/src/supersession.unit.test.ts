@@ -43,8 +43,9 @@ function document(text: string, createdAt: string, userId = 'u1'): ConsumedEvent
 }
 
 /** The pipeline over a log held in memory, with the projection it reads facts from (latest version per memory). */
-function world() {
+function world(options: { reader?: { read: (vector: readonly number[]) => Record<string, number> } } = {}) {
   const log: MemoryChanged[] = []
+  const reader = options.reader ?? { read: () => ({}) }
   const projected = new Map<string, MemoryChanged>()
   const pipeline = createDocumentPipeline(
     {
@@ -72,6 +73,18 @@ function world() {
               keys.includes(memory.fact.key),
           )
           .map(({ version, memory }) => ({ version, memory })),
+      unstatedVersions: async (instanceId, scope, query) =>
+        [...projected.values()]
+          .filter(
+            ({ memory }) =>
+              memory.instance_id === instanceId &&
+              memory.scope.user_id === scope.user_id &&
+              memory.speaker === query.speaker &&
+              memory.fact === undefined &&
+              (memory.valid_from ?? '') < query.before,
+          )
+          .map(({ version, memory }) => ({ version, memory })),
+      ...(options.reader ? { attributeReader: async () => reader } : {}),
       deadLetters: { write: async () => undefined },
     },
     { retry: { maxAttempts: 1, baseDelayMs: 1, sleep: async () => undefined } },
@@ -148,5 +161,30 @@ describe('supersession in the pipeline', () => {
       document('Caroline: I still live in Lisbon.', '2024-05-01T00:00:00.000Z'),
     )
     expect(Object.values(state()).every(([, validTo]) => validTo === null)).toBe(true)
+  })
+
+  it('reads an older statement that named the place in other words as the version a new one ends', async () => {
+    // The constant embedder's vector reads as residence for every statement.
+    const reader = { read: () => ({ residence: 0.7, employer: 0.1, not: 0.2 }) }
+    const { ingest, state } = world({ reader })
+    await ingest(
+      document('Kwame: Accra heat today is something else.', '2022-08-10T09:00:00.000Z'),
+      document('Kwame: We moved to Toronto two weeks ago.', '2023-02-27T09:00:00.000Z'),
+    )
+    expect(state()['Kwame said: Accra heat today (10 August 2022) is something else.']).toEqual([
+      '2022-08-10T00:00:00.000Z',
+      '2023-02-13T00:00:00.000Z',
+      'Kwame said: We moved to Toronto two weeks ago (the week of 13 February 2023).',
+    ])
+  })
+
+  it('leaves an older statement alone when the reader finds it about something else', async () => {
+    const reader = { read: () => ({ residence: 0.05, employer: 0.5, pet: 0.4, not: 0.05 }) }
+    const { ingest, state } = world({ reader })
+    await ingest(
+      document('Kwame: Accra heat today is something else.', '2022-08-10T09:00:00.000Z'),
+      document('Kwame: We moved to Toronto two weeks ago.', '2023-02-27T09:00:00.000Z'),
+    )
+    expect(state()['Kwame said: Accra heat today (10 August 2022) is something else.']?.[1]).toBeNull()
   })
 })

@@ -1,6 +1,15 @@
 import { randomUUID } from 'node:crypto'
 import type { MemoryChanged } from '@memory-service/contracts'
-import { validityChanges, type FactVersion, type MemoryState, type Validity } from '@memory-service/domain'
+import {
+  isMeaningAttribute,
+  readsAsAbout,
+  recognizeFact,
+  type AttributeSimilarities,
+  validityChanges,
+  type FactVersion,
+  type MemoryState,
+  type Validity,
+} from '@memory-service/domain'
 
 /** A stored memory that states a fact, at the version the projection holds. */
 export interface StoredFactVersion {
@@ -25,6 +34,21 @@ export interface FactOf {
 export interface FactPorts {
   /** Every stored version of these facts in the scope, including versions stored a moment ago. */
   factVersions(instanceId: string, scope: FactScope, keys: string[]): Promise<StoredFactVersion[]>
+  /**
+   * Memories of this speaker in the scope that state no fact, became true before `before`, nearest in meaning to
+   * `vector` first: a statement that said the fact in other words ("Accra heat today is something else") may be an
+   * older version of a fact stated now ("I moved to Toronto").
+   */
+  unstatedVersions?(
+    instanceId: string,
+    scope: FactScope,
+    query: { speaker: string; vector: number[]; before: string },
+  ): Promise<StoredFactVersion[]>
+  /**
+   * Which changing attribute a statement's vector reads as (by the memories' model): an older statement is read as a
+   * version of a fact only when its meaning is likeliest that attribute. Without it no older statement is read so.
+   */
+  attributeReader?: () => Promise<{ read(vector: readonly number[]): AttributeSimilarities }>
   publishMemories(events: MemoryChanged[], correlationId: string): Promise<void>
   /** Resolves once every event's version is readable from the vector projection (false after a timeout). */
   awaitProjected(events: MemoryChanged[]): Promise<boolean>
@@ -107,6 +131,38 @@ export function createFactSupersession(ports: FactPorts, now: () => Date) {
   }
 
   /**
+   * Older memories of the fact's subject that stated another value of its attribute in other words, read as versions
+   * of it now that it is stated outright: their fact set, so that supersession ends them as any version.
+   */
+  async function unstated(
+    fact: FactOf,
+    arriving: MemoryChanged[],
+    newIds: Set<string>,
+  ): Promise<StoredFactVersion[]> {
+    const first = arriving[0]?.memory
+    const [subject, attribute] = fact.key.split('|')
+    const speaker = first?.speaker
+    if (!ports.unstatedVersions || !ports.attributeReader) return []
+    if (!first || !speaker || !attribute || !isMeaningAttribute(attribute)) return []
+    if (speaker.toLowerCase() !== subject) return []
+    const reader = await ports.attributeReader().catch(() => null)
+    if (!reader) return []
+    const candidates = await ports.unstatedVersions(fact.instanceId, fact.scope, {
+      speaker,
+      vector: first.embedding.vector,
+      before: first.valid_from ?? first.created_at,
+    })
+    return candidates.flatMap((candidate) => {
+      if (newIds.has(candidate.memory.id) || candidate.memory.fact) return []
+      if (!readsAsAbout(attribute, reader.read(candidate.memory.embedding.vector))) return []
+      const read = recognizeFact(candidate.memory.content, speaker, {}, { asVersionOf: attribute })
+      if (!read || read.key !== fact.key) return []
+      if (arriving.some(({ memory }) => memory.fact?.value === read.value)) return []
+      return [{ ...candidate, memory: { ...candidate.memory, fact: read } }]
+    })
+  }
+
+  /**
    * Gives new memories (not yet appended) their validity against what is stored, and returns the updates of stored
    * versions that changes, to be appended with them.
    */
@@ -116,7 +172,8 @@ export function createFactSupersession(ports: FactPorts, now: () => Date) {
     const updates: MemoryChanged[] = []
     for (const fact of factsOf(memories)) {
       const arriving = memories.filter(({ memory }) => memory.fact?.key === fact.key)
-      const earlier = (await storedVersions(fact)).filter(({ memory }) => !newIds.has(memory.id))
+      const stored = (await storedVersions(fact)).filter(({ memory }) => !newIds.has(memory.id))
+      const earlier = [...stored, ...(await unstated(fact, arriving, newIds))]
       const versions = [...earlier, ...arriving].map(({ memory }) => versionOf(memory))
       for (const { id, validity } of validityChanges(versions)) {
         const created = arriving.find(({ memory_id }) => memory_id === id)

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import type { MemoryChanged, MemoryUpdateRequest } from '@memory-service/contracts'
 import type { Embedder } from '@memory-service/engines'
-import { AppError, contextualTextOf, factSlotOf } from '@memory-service/domain'
-import { createFactSupersession, factsOf } from './factSupersession.js'
+import { AppError, contextualTextOf, recognizeFact } from '@memory-service/domain'
+import { createFactSupersession, factsOf, type FactPorts } from './factSupersession.js'
 import type { EventProducer, PartitionReader } from '@memory-service/log'
 import type { SchemaCodec } from '@memory-service/engines'
 import {
@@ -28,6 +28,8 @@ export interface MemoryEditorOptions {
   visibilityTimeoutMs?: number
   /** Decides an edit from the log itself when the projection has not shown it in time. */
   changeLog?: MemoryChangeLog
+  /** Which changing attribute a statement's vector reads as, as ingestion reads facts (factMeaning.ts). */
+  attributeReader?: FactPorts['attributeReader']
   now?: () => Date
 }
 
@@ -284,7 +286,12 @@ export function createMemoryEditor(options: MemoryEditorOptions): MemoryEditor {
           : [previous.embedding.vector, context?.embedding.vector]
         const analysis = contentChanged ? options.analyze(content, previous) : undefined
         const { fact: previousFact, ...unchanged } = previous
-        const fact = contentChanged ? factSlotOf(content, previous.speaker) : (previousFact ?? null)
+        // Re-derived as ingestion derives it: by words, and by meaning when the examples are at hand.
+        const reader = contentChanged && vector ? await options.attributeReader?.().catch(() => null) : null
+        const similarities = reader && vector ? reader.read(vector) : {}
+        const fact = contentChanged
+          ? recognizeFact(content, previous.speaker, similarities)
+          : (previousFact ?? null)
         const memory: MemoryState = {
           ...unchanged,
           ...(fact ? { fact } : {}),

@@ -71,8 +71,24 @@ export interface MemoryStore {
    * the index first: a version stored a moment ago by another document must be seen.
    */
   factVersions(instanceId: string, scope: MemoryScopeFilter, keys: string[]): Promise<StoredMemory[]>
+  /**
+   * A speaker's memories in one scope that state no fact and became true before `before`, the `limit` nearest to
+   * `vector`, with vectors: the older statements a newly stated fact may supersede (factSupersession.ts).
+   */
+  unstatedVersions(
+    instanceId: string,
+    scope: MemoryScopeFilter,
+    query: { speaker: string; vector: number[]; before: string; limit?: number },
+  ): Promise<StoredMemory[]>
   /** How many memories the instance holds now (deleted and erased ones are gone from the index). */
   count(instanceId: string): Promise<number>
+}
+
+/** Exactly this scope: a memory without a user is not in a user's scope, nor the other way round. */
+function inScope(scope: MemoryScopeFilter): estypes.QueryDslQueryContainer[] {
+  const scoped = (field: string, value: string | null): estypes.QueryDslQueryContainer =>
+    value === null ? { bool: { must_not: { exists: { field } } } } : { term: { [field]: value } }
+  return [scoped('scope.user_id', scope.user_id), scoped('scope.customer_id', scope.customer_id)]
 }
 
 export function createMemoryStore(client: Client, index: string = MEMORIES_ALIAS): MemoryStore {
@@ -110,8 +126,6 @@ export function createMemoryStore(client: Client, index: string = MEMORIES_ALIAS
     async factVersions(instanceId, scope, keys) {
       if (keys.length === 0) return []
       await client.indices.refresh({ index })
-      const scoped = (field: string, value: string | null): estypes.QueryDslQueryContainer =>
-        value === null ? { bool: { must_not: { exists: { field } } } } : { term: { [field]: value } }
       const response = await client.search<StoredMemory>(
         {
           index,
@@ -121,9 +135,37 @@ export function createMemoryStore(client: Client, index: string = MEMORIES_ALIAS
               filter: [
                 { term: { instance_id: instanceId } },
                 { terms: { 'fact.key': keys } },
-                scoped('scope.user_id', scope.user_id),
-                scoped('scope.customer_id', scope.customer_id),
+                ...inScope(scope),
               ],
+            },
+          },
+          _source: { excludes: ['content_terms', 'context_terms'] },
+        },
+        { querystring: { _source_exclude_vectors: false } },
+      )
+      return sourcesOf(response.hits.hits)
+    },
+    async unstatedVersions(instanceId, scope, query) {
+      const limit = query.limit ?? 20
+      const response = await client.search<StoredMemory>(
+        {
+          index,
+          size: limit,
+          knn: {
+            field: 'embedding',
+            query_vector: query.vector,
+            k: limit,
+            num_candidates: Math.max(100, limit * 5),
+            filter: {
+              bool: {
+                filter: [
+                  { term: { instance_id: instanceId } },
+                  { term: { speaker: query.speaker } },
+                  { range: { valid_from: { lt: query.before } } },
+                  ...inScope(scope),
+                ],
+                must_not: [{ exists: { field: 'fact.key' } }],
+              },
             },
           },
           _source: { excludes: ['content_terms', 'context_terms'] },
