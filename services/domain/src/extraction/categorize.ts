@@ -9,12 +9,17 @@ export interface CategorizableStatement {
 interface Cue {
   type: MemoryType
   pattern: RegExp
-  /** 2 for a cue that names its category on its own ("loves", "felt"), 1 for one that only leans ("amazing"). */
-  weight: 1 | 2
+  /**
+   * 2 for a cue that names its category on its own ("loves", "felt"), 1 for one that only leans ("amazing"), 3 for
+   * one that outweighs any other (an instruction).
+   */
+  weight: 1 | 2 | 3
 }
 
 const STRONG = 2
 const WEAK = 1
+/** Outweighs any single other cue. */
+const INSTRUCTION = 3
 
 const emotionWords =
   'happy|sad|excited|anxious|nervous|proud|grateful|thankful|stressed|overwhelmed|scared|afraid|frightened|worried|upset|angry|mad|furious|frustrated|lonely|depressed|heartbroken|thrilled|overjoyed|relieved|hopeful|optimistic|emotional|moved|touched|blessed|joyful|ecstatic|devastated|disappointed|annoyed|calm|peaceful|content|motivated|inspired|stoked|pumped|bummed|glad|jealous|embarrassed|ashamed|guilty|amazed|confident|insecure|miserable|exhausted|burned out|burnt out|swamped|homesick|nostalgic|elated|delighted|cheerful|gloomy|terrified|panicked|uneasy|at peace|accepted|appreciated|supported|humbled|awestruck'
@@ -29,6 +34,14 @@ const weekdays = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday'
  * temporal_event is anything pinned to a date or planned ahead; fact is what stays true (jobs, places, family).
  */
 const cues: Cue[] = [
+  // An instruction for how to be answered ("Always include examples when I ask about probability") is a standing
+  // preference of the speaker's, whatever else the sentence names.
+  {
+    type: 'preference',
+    pattern:
+      /(?:^|: )(?:please )?(?:always|never|from now on|make sure to|remember to)\b|\bwhen(?:ever)? (?:i|the user|\w+) asks? (?:about|for)\b/,
+    weight: INSTRUCTION,
+  },
   { type: 'preference', pattern: /\b(?:loves|loved|loving|love)\b(?!\s+to\b)/, weight: STRONG },
   {
     type: 'preference',

@@ -69,3 +69,14 @@ describe('categorize', () => {
     expect(categorize('Caroline would love to support people.').confidence).toBe(0.7)
   })
 })
+
+describe('an instruction for how to be answered', () => {
+  it('is a preference, whatever else it names', () => {
+    expect(
+      categorize(
+        'User said: Always format dates as "Month Day, Year" when the user asks about timeline details.',
+      ),
+    ).toEqual({ type: 'preference', confidence: 0.9 })
+    expect(categorize('Never use jargon when I ask about my finances.').type).toBe('preference')
+  })
+})

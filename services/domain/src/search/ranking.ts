@@ -81,6 +81,8 @@ export interface RerankCandidate {
   mentionsQueryEntity: boolean
   /** The document the memory came from: several memories of one document say related things. */
   sourceId: string
+  /** What the memory keeps of its score before the document discount (an assistant's statement for a question about the asker); 1 by default. */
+  prior?: number
 }
 
 /** Weights of the reranker's signals (each scaled to 0..1), and the discount per memory already taken from a document. */
@@ -90,6 +92,11 @@ export interface RerankTuning {
   termCoverage: number
   entity: number
   sameSourceDiscount: number
+  /**
+   * What an assistant's statement keeps of its score when the asker asks about themself ("what did I decide…"): in
+   * BEAM dev a quarter of the evidence but more than half of what was found came from the assistant's answers.
+   */
+  assistantPrior: number
 }
 
 /**
@@ -112,10 +119,11 @@ export function rerank(
   const scored = candidates.map((candidate) => ({
     candidate,
     score:
-      weights.similarity * similarity(candidate.similarity) +
-      weights.fused * fused(candidate.fused) +
-      weights.termCoverage * candidate.termCoverage +
-      weights.entity * (candidate.mentionsQueryEntity ? 1 : 0),
+      (candidate.prior ?? 1) *
+      (weights.similarity * similarity(candidate.similarity) +
+        weights.fused * fused(candidate.fused) +
+        weights.termCoverage * candidate.termCoverage +
+        weights.entity * (candidate.mentionsQueryEntity ? 1 : 0)),
   }))
   const discount = weights.sameSourceDiscount
   const remaining = [...scored].sort(

@@ -280,3 +280,21 @@ describe('withAtMostPerSource', () => {
     expect(withAtMostPerSource(['a1', 'a2', 'a3', 'a4'], sourceOf, 10)).toEqual(['a1', 'a2', 'a3', 'a4'])
   })
 })
+
+describe('rerank with a prior', () => {
+  it('lets a memory kept at a lower prior fall behind an equal one', () => {
+    const candidate = (id: string, prior?: number): RerankCandidate => ({
+      id,
+      fused: 1,
+      similarity: 0.8,
+      termCoverage: 0.5,
+      mentionsQueryEntity: false,
+      sourceId: id,
+      ...(prior !== undefined ? { prior } : {}),
+    })
+    expect(rerank([candidate('assistant', 0.7), candidate('user')]).map(({ id }) => id)).toEqual([
+      'user',
+      'assistant',
+    ])
+  })
+})

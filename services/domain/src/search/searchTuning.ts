@@ -23,6 +23,12 @@ export interface SearchTuning {
      */
     periodVector: number
     periodKeyword: number
+    /**
+     * accurate only, when the asker asks about themself ("how should I…", "show me…"): the question against their
+     * standing preferences and instructions ("Always include examples when I ask about probability"), which
+     * answer how to reply rather than what to say, so share few words with the question.
+     */
+    preferences: number
   }
   /** Candidates per requested result taken from each list (at least 50, at most 200). */
   depthPerResult: number
@@ -35,6 +41,12 @@ export interface SearchTuning {
    * ("when did she move to Porto?") still finds it first.
    */
   superseded: number
+  /**
+   * accurate only: how near (Elasticsearch's cosine score, (1 + cos) / 2) what a user told an assistant to keep doing
+   * ("Always format dates as Month Day, Year when I ask about deadlines") must be to a question to take the last
+   * place of its results.
+   */
+  instructionScore: number
 }
 
 export const defaultSearchTuning: SearchTuning = {
@@ -49,9 +61,18 @@ export const defaultSearchTuning: SearchTuning = {
     fastKeyword: 0.2,
     periodVector: 2,
     periodKeyword: 2,
+    preferences: 2,
   },
   depthPerResult: 5,
   rerankPerResult: 3,
-  rerank: { similarity: 0.4, fused: 0.4, termCoverage: 0.2, entity: 0, sameSourceDiscount: 0.6 },
+  rerank: {
+    similarity: 0.4,
+    fused: 0.4,
+    termCoverage: 0.2,
+    entity: 0,
+    sameSourceDiscount: 0.6,
+    assistantPrior: 0.7,
+  },
   superseded: 0.8,
+  instructionScore: 0.55,
 }

@@ -17,7 +17,15 @@ import {
   type ScoredList,
   withAtMostPerSource,
 } from '@memory-service/domain'
-import { askedFactOf, askedPeriodOf, searchTermsOf, type AskedFact } from '@memory-service/domain'
+import {
+  askedFactOf,
+  askedPeriodOf,
+  isAssistantSpeaker,
+  isMeaningAttribute,
+  recognizeFact,
+  searchTermsOf,
+  type AskedFact,
+} from '@memory-service/domain'
 
 export type SearchRequest = MemorySearchRequest & {
   limit: number
@@ -125,6 +133,17 @@ type Hit = SearchOutcome['hits'][number]
 
 /** How many memories stating the asked fact lead the results. */
 const statedFactsFirst = 2
+/** How many of the best results are read for an unrecognized statement of the asked attribute. */
+const readingDepth = 10
+
+/** The statements of the asked fact, newest first, each once, as many as lead the results. */
+function newestStatingFirst(stating: Hit[]): Hit[] {
+  const seen = new Set<string>()
+  return stating
+    .filter(({ memory }) => !seen.has(memory.id) && seen.add(memory.id))
+    .sort((a, b) => Date.parse(b.memory.valid_from) - Date.parse(a.memory.valid_from))
+    .slice(0, statedFactsFirst)
+}
 
 /** The memories stating the asked fact first (scored as the best hit), then the ranking without them. */
 function withStatedFactsFirst(hits: Hit[], stated: Hit[], limit: number): Hit[] {
@@ -414,6 +433,33 @@ export function createMemorySearch(deps: {
         scored: true,
       })
     }
+    // What a user told the assistant to keep doing: not ranked with the rest (it answers how to reply, so it shares
+    // little with the question), but the nearest one takes the last place when it is near enough.
+    const instructionsAt = vectorSearches.length
+    vectorSearches.push({
+      body: listBody(
+        // k above 1: the quantized index's nearest one is exact only among several rescored candidates.
+        knn('embedding', vectors[0] ?? [], 10, [
+          ...filters,
+          { term: { type: 'preference' } },
+          { terms: { speaker: userRoles } },
+          // Standing instructions ("Always …", "Never …", "… when I ask about …"), not every preference.
+          { match: { content: { query: 'always never whenever asks', operator: 'or' } } },
+        ]),
+        1,
+      ),
+      weight: 0,
+      scored: false,
+    })
+    if (asksAboutThemself(request.query) && tuning.lists.preferences > 0)
+      vectorSearches.push({
+        body: listBody(
+          knn('embedding', vectors[0] ?? [], depth, [...filters, { term: { type: 'preference' } }]),
+          depth,
+        ),
+        weight: tuning.lists.preferences,
+        scored: true,
+      })
     if (inPeriod && tuning.lists.periodVector > 0)
       vectorSearches.push({
         body: listBody(knn('embedding', vectors[0] ?? [], depth, inPeriod), depth),
@@ -442,13 +488,21 @@ export function createMemorySearch(deps: {
         },
       }
     // The candidates without their vectors (most of a memory's bytes), but for those no kNN list scored.
+    const instruction = lists[instructionsAt]?.hits[0]
+    const nearInstruction =
+      instruction && instruction.score >= tuning.instructionScore ? instruction.id : null
     const fetched = await deps.elasticsearch.mget<StoredMemory>(
       {
         index,
-        docs: fused.map(([id]) => ({
-          _id: id,
-          _source: { excludes: similarity.scored(id) ? withoutVectorsOrTerms : withReadingVectors },
-        })),
+        docs: [
+          ...fused.map(([id]) => ({
+            _id: id,
+            _source: { excludes: similarity.scored(id) ? withoutVectorsOrTerms : withReadingVectors },
+          })),
+          ...(nearInstruction && !fused.some(([id]) => id === nearInstruction)
+            ? [{ _id: nearInstruction, _source: { excludes: withoutVectorsOrTerms } }]
+            : []),
+        ],
       },
       { querystring: { _source_exclude_vectors: false } },
     )
@@ -456,6 +510,7 @@ export function createMemorySearch(deps: {
     for (const doc of fetched.docs)
       if ('found' in doc && doc.found && doc._source) documents.set(doc._id, doc._source)
     const queryTerms = [...new Set(searchTermsOf(request.query).split(' ').filter(Boolean))]
+    const aboutAsker = asksAboutThemself(request.query)
     const namedEntities = new Set(entities)
     const reranked = rerank(
       tuning.rerank,
@@ -478,15 +533,25 @@ export function createMemorySearch(deps: {
             termCoverage: termCoverage(queryTerms, new Set((memory.content_terms ?? '').split(' '))),
             mentionsQueryEntity: memory.entity_ids.some((entityId) => namedEntities.has(entityId)),
             sourceId: memory.source.ingestion_id,
+            ...(aboutAsker && isAssistantSpeaker(memory.speaker)
+              ? { prior: tuning.rerank.assistantPrior }
+              : {}),
           },
         ]
       }),
     )
-    const order = withAtMostPerSource(
+    const ranked = withAtMostPerSource(
       reranked,
       ({ id }) => documents.get(id)?.source.ingestion_id ?? id,
       request.limit,
     )
+    const order =
+      nearInstruction &&
+      documents.has(nearInstruction) &&
+      request.limit > 1 &&
+      !ranked.some(({ id }) => id === nearInstruction)
+        ? [...ranked.slice(0, request.limit - 1), { id: nearInstruction, score: ranked.at(-1)?.score ?? 0 }]
+        : ranked
     return {
       hits: order.flatMap(({ id, score }) => {
         const memory = documents.get(id)
@@ -542,6 +607,22 @@ export function createMemorySearch(deps: {
       .map((memory) => ({ memory, score: 0 }))
   }
 
+  /**
+   * Of the best results, those that state the asked attribute of the asked person in words the ingestion did not
+   * read as a fact ("first week at Revolut done" for "where does Tomasz work now?"): where detection was unsure, a
+   * question about what holds now still gets the newest statement of it first.
+   */
+  function readAsStating(hits: Hit[], asked: AskedFact): Hit[] {
+    const attribute = asked.attribute
+    if (!isMeaningAttribute(attribute)) return []
+    const subjects = new Set(asked.subjects)
+    return hits.slice(0, readingDepth).filter(({ memory }) => {
+      if (memory.fact || !memory.speaker) return false
+      if (subjects.size > 0 && !subjects.has(memory.speaker.toLowerCase())) return false
+      return recognizeFact(memory.content, memory.speaker, {}, { asVersionOf: attribute }) !== null
+    })
+  }
+
   return {
     async search(instanceId, request) {
       const asked = askedFactOf(request.query)
@@ -553,7 +634,10 @@ export function createMemorySearch(deps: {
         request.include_superseded === true
           ? supersededWeighedDown(outcome.hits, request.as_of, tuning.superseded)
           : outcome.hits
-      return { ...outcome, hits: withStatedFactsFirst(hits, stated, request.limit) }
+      const leading = asked?.current ? newestStatingFirst([...stated, ...readAsStating(hits, asked)]) : stated
+      // A question about someone's attribute is answered by a statement, not by a question or a request they made.
+      const answering = asked ? [...hits.filter((hit) => !asks(hit)), ...hits.filter(asks)] : hits
+      return { ...outcome, hits: withStatedFactsFirst(answering, leading, request.limit) }
     },
     async hasMemories(instanceId, scope) {
       const response = await deps.elasticsearch.search({
@@ -566,6 +650,25 @@ export function createMemorySearch(deps: {
       return totalHitsOf(response.hits.total) > 0
     },
   }
+}
+
+/** A memory that asks or requests rather than states: "Kwame asked: …?", "How does Arjun plan…", "Help Ana write…". */
+function asks({ memory }: Hit): boolean {
+  return (
+    /^[^:]{1,60}\basked: /.test(memory.content) ||
+    /\?\s*$/.test(memory.content) ||
+    /^(?:how|what|where|why|which|can|could|would|should|help|give|tell|show|write|make) \b/i.test(
+      memory.content,
+    )
+  )
+}
+
+/** How a conversation labels its person's side (turnSplitting.ts): their preferences say how to answer them. */
+const userRoles = ['User', 'Human', 'Customer']
+
+/** A question in the first person: the asker's own preferences and instructions may say how to answer it. */
+function asksAboutThemself(query: string): boolean {
+  return /\b(?:[Ii]|[Ii]['’](?:m|ve|d|ll)|[Mm]y|[Mm]e|[Mm]ine|[Mm]yself)\b/.test(query)
 }
 
 function countVectorSearches(searches: ListSearch[]): number {
