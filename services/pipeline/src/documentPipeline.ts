@@ -17,8 +17,15 @@ import {
   type Extractor,
   type JobStatus,
   type StageError,
+  type TokenUsage,
 } from '@memory-service/domain'
-import { EmbeddingError, type AttributeReader, type Embedder, type Logger } from '@memory-service/engines'
+import {
+  EmbeddingError,
+  type AttributeReader,
+  type Embedder,
+  type FactDecider,
+  type Logger,
+} from '@memory-service/engines'
 import { contextualTextOf, ModelServiceError } from '@memory-service/domain'
 import { type ConsumedEvent, type DeadLetterError, type DeadLetterWriter } from '@memory-service/log'
 import { type OutgoingEvent } from '@memory-service/domain'
@@ -30,7 +37,13 @@ import {
 import { resolveEntities, type StoredEntity, type ResolvedStatement } from '@memory-service/domain'
 import { RetriesExhausted, withRetry, type RetryPolicy } from '@memory-service/domain'
 import { recognizeFact, validFromOf } from '@memory-service/domain'
-import { createFactSupersession, factsOf, type FactPorts } from '@memory-service/commands'
+import {
+  createFactSupersession,
+  factsOf,
+  type FactPorts,
+  type FactScope,
+  type StoredFactVersion,
+} from '@memory-service/commands'
 
 /** What the pipeline needs from the outside world; the worker wires engines in, tests inject faults. */
 export interface PipelinePorts {
@@ -59,6 +72,19 @@ export interface PipelinePorts {
    * words decide.
    */
   attributeReader?: FactPorts['attributeReader']
+  /**
+   * With an LLM configured: the model decides, for each new statement against the nearest existing memories, whether
+   * it adds, updates or ends one of them, or adds nothing (llmFactDecider.ts). Facts read by meaning are the fallback
+   * when it fails.
+   */
+  factDecider?: FactDecider
+  /** The memories of the scope nearest a vector, for the decider to compare a statement with. */
+  nearestMemories?(
+    instanceId: string,
+    scope: FactScope,
+    vector: number[],
+    limit: number,
+  ): Promise<StoredFactVersion[]>
   deadLetters: DeadLetterWriter
   now?: () => Date
 }
@@ -245,6 +271,71 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
     })
   }
 
+  /**
+   * The model's decisions applied: a statement that adds nothing is not stored; one that updates or ends an existing
+   * memory becomes a version of that memory's fact (keyed by the speaker and the attribute the model names; each
+   * version's value its own id, so any two differ), and the target is returned as the older version to end.
+   */
+  async function decideFacts(
+    accepted: DocumentAccepted,
+    memories: MemoryChanged[],
+    log: Logger,
+  ): Promise<{ kept: MemoryChanged[]; targets: StoredFactVersion[]; usage?: TokenUsage }> {
+    const decider = ports.factDecider
+    if (!decider || !ports.nearestMemories || memories.length === 0) return { kept: memories, targets: [] }
+    const nearest = ports.nearestMemories.bind(ports)
+    const scope = { user_id: accepted.user_id, customer_id: accepted.customer_id }
+    try {
+      const neighbours = await Promise.all(
+        memories.map(({ memory }) => nearest(accepted.instance_id, scope, memory.embedding.vector, 5)),
+      )
+      const { decisions, usage } = await withRetry(
+        () =>
+          decider.decide({
+            documentCreatedAt: accepted.document_created_at,
+            statements: memories.map(({ memory }, index) => ({
+              content: memory.content,
+              speaker: memory.speaker,
+              occurredOn: memory.occurred_on,
+              neighbours: (neighbours[index] ?? []).map((stored) => ({
+                id: stored.memory.id,
+                content: stored.memory.content,
+                validFrom: stored.memory.valid_from ?? null,
+              })),
+            })),
+          }),
+        isTransient,
+        settings.retry,
+      )
+      const kept: MemoryChanged[] = []
+      const targets: StoredFactVersion[] = []
+      memories.forEach((event, index) => {
+        const decision = decisions[index]
+        if (decision?.action === 'none') return
+        // The model's decision replaces the facts read by meaning: only its updates and deletions version a fact.
+        delete event.memory.fact
+        kept.push(event)
+        const target = (neighbours[index] ?? []).find(({ memory }) => memory.id === decision?.target)
+        if (!decision || !target || (decision.action !== 'update' && decision.action !== 'delete')) return
+        const subject = (event.memory.speaker ?? target.memory.speaker ?? 'self').toLowerCase()
+        const attribute = decision.attribute ?? 'fact'
+        const key = `${subject}|${attribute}`
+        event.memory.fact = { subject, attribute, value: event.memory_id, key }
+        targets.push({
+          ...target,
+          memory: { ...target.memory, fact: { subject, attribute, value: target.memory.id, key } },
+        })
+      })
+      return { kept, targets, ...(usage ? { usage } : {}) }
+    } catch (error) {
+      log.warn(
+        { err: error, ingestionId: accepted.ingestion_id },
+        'fact decision failed; facts read by meaning instead',
+      )
+      return { kept: memories, targets: [] }
+    }
+  }
+
   async function process(event: ConsumedEvent<DocumentAccepted>, log: Logger): Promise<DocumentOutcome> {
     const accepted = event.payload
     const correlationId = event.correlationId ?? accepted.ingestion_id
@@ -348,7 +439,7 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
       failures.push({ stage: error.stage, code: error.code, message: error.message })
       deadLetterErrors.push({ ...error, ...(attempts !== undefined ? { attempts } : {}) })
     }
-    const memories = memoryEvents(
+    const formed = memoryEvents(
       accepted,
       resolved,
       vectors.slice(0, contents.length),
@@ -356,6 +447,8 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
       // Without the reader (the model failed to embed its examples) words alone decide; the memories are still stored.
       resolved.length > 0 && ports.attributeReader ? await ports.attributeReader().catch(() => null) : null,
     )
+    const decided = await decideFacts(accepted, formed, log)
+    const memories = decided.kept
 
     const finishedAt = at()
     const measuredBy = accepted.ingestion_id
@@ -429,12 +522,33 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
         )
       }
     }
+    if (decided.usage) {
+      const decisionUsage = decided.usage
+      for (const [metric, value] of [
+        ['llm_input_tokens', decisionUsage.inputTokens],
+        ['llm_output_tokens', decisionUsage.outputTokens],
+      ] as const) {
+        usageEvents.push(
+          usageEvent(
+            {
+              instanceId: accepted.instance_id,
+              metric,
+              value,
+              measuredBy: `${measuredBy}/fact-decisions`,
+              occurredAt: finishedAt,
+              dimensions: { ...dimensions, operation: 'ingestion', model: decisionUsage.model },
+            },
+            correlationId,
+          ),
+        )
+      }
+    }
     // Versions of one fact are settled one document at a time (factSupersession.ts).
     const stated = factsOf(memories)
     const release = await facts.lock(stated)
     try {
       const superseding = await withRetry(
-        () => facts.supersede(memories),
+        () => facts.supersede(memories, decided.targets),
         () => true,
         settings.retry,
       )

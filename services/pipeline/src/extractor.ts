@@ -1,5 +1,5 @@
 import { createBuiltinExtractor, type Extractor } from '@memory-service/domain'
-import { createLlmExtractor } from '@memory-service/engines'
+import { createLlmExtractor, createLlmFactDecider, type FactDecider } from '@memory-service/engines'
 import type { ServiceConfig } from '@memory-service/contracts'
 
 /** The configured extractor: the built-in one unless an LLM is configured (loadConfig checks its settings). */
@@ -10,4 +10,12 @@ export function createExtractor(config: ServiceConfig): Extractor {
     throw new Error('EXTRACTION_PROVIDER=llm needs LLM_BASE_URL and LLM_MODEL')
   }
   return createLlmExtractor({ baseUrl, model, timeoutMs, ...(apiKey !== undefined ? { apiKey } : {}) })
+}
+
+/** With an LLM configured, the model that decides how new statements change existing memories; none otherwise. */
+export function createFactDecider(config: ServiceConfig): FactDecider | undefined {
+  if (config.extraction.provider === 'builtin') return undefined
+  const { baseUrl, model, apiKey, timeoutMs } = config.llm
+  if (baseUrl === undefined || model === undefined) return undefined
+  return createLlmFactDecider({ baseUrl, model, timeoutMs, ...(apiKey !== undefined ? { apiKey } : {}) })
 }

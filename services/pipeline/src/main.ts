@@ -7,7 +7,7 @@ import { sharedEmbedder, type Embedder, type ProcessRuntime } from '@memory-serv
 import { sharedControlPlane } from '@memory-service/log'
 import { createPolicyLookup } from '@memory-service/commands'
 import type { Extractor } from '@memory-service/domain'
-import { createExtractor } from './extractor.js'
+import { createExtractor, createFactDecider } from './extractor.js'
 import { startPipeline } from './startPipeline.js'
 
 export interface PipelineServiceOptions {
@@ -35,6 +35,7 @@ export async function startPipelineService(
     {
       config,
       ...models,
+      factDecider: createFactDecider(config),
       storedInVector: (instanceId, memory) => policyOf(instanceId).vector(memory),
     },
     logger,

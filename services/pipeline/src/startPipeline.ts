@@ -11,6 +11,7 @@ import {
   createElasticsearchStore,
   type Embedder,
   type Engines,
+  type FactDecider,
   type Logger,
 } from '@memory-service/engines'
 import {
@@ -48,6 +49,8 @@ export interface PipelineDependencies {
   config: ServiceConfig
   extractor: Extractor
   embedder: Embedder
+  /** With an LLM configured: decides how new statements change existing memories (documentPipeline.ts). */
+  factDecider?: FactDecider
   /** Consumer group; tests give each run its own. */
   groupId?: string
   /**
@@ -118,6 +121,11 @@ export async function startPipeline(
       jobStatus: async (ingestionId) => (await jobs.get(ingestionId))?.status ?? null,
       async factVersions(instanceId, scope, keys) {
         const stored = await memories.factVersions(instanceId, scope, keys)
+        return stored.map((memory) => ({ version: memory.version, memory: memoryStateOf(memory) }))
+      },
+      ...(dependencies.factDecider ? { factDecider: dependencies.factDecider } : {}),
+      async nearestMemories(instanceId, scope, vector, limit) {
+        const stored = await memories.nearest(instanceId, scope, vector, limit)
         return stored.map((memory) => ({ version: memory.version, memory: memoryStateOf(memory) }))
       },
       async unstatedVersions(instanceId, scope, query) {

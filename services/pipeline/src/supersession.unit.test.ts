@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createLogger, type Embedder } from '@memory-service/engines'
+import { createLogger, type Embedder, type FactDecider } from '@memory-service/engines'
 import { createBuiltinExtractor } from '@memory-service/domain'
 import { type ConsumedEvent } from '@memory-service/log'
 import { type DocumentAccepted, type MemoryChanged } from '@memory-service/contracts'
@@ -85,6 +85,17 @@ function world(options: { reader?: { read: (vector: readonly number[]) => Record
           )
           .map(({ version, memory }) => ({ version, memory })),
       ...(options.reader ? { attributeReader: async () => reader } : {}),
+      ...(options.decider
+        ? {
+            factDecider: options.decider,
+            nearestMemories: async (instanceId: string, scope: { user_id: string | null }) =>
+              [...projected.values()]
+                .filter(
+                  ({ memory }) => memory.instance_id === instanceId && memory.scope.user_id === scope.user_id,
+                )
+                .map(({ version, memory }) => ({ version, memory })),
+          }
+        : {}),
       deadLetters: { write: async () => undefined },
     },
     { retry: { maxAttempts: 1, baseDelayMs: 1, sleep: async () => undefined } },
@@ -186,5 +197,57 @@ describe('supersession in the pipeline', () => {
       document('Kwame: We moved to Toronto two weeks ago.', '2023-02-27T09:00:00.000Z'),
     )
     expect(state()['Kwame said: Accra heat today (10 August 2022) is something else.']?.[1]).toBeNull()
+  })
+
+  describe('with a model deciding', () => {
+    const deciding = (decide: FactDecider['decide']): FactDecider => ({ name: 'test', decide })
+    const firstNeighbour = (input: Parameters<FactDecider['decide']>[0]) =>
+      input.statements[0]?.neighbours[0]?.id ?? null
+
+    it('ends the memory the model says a new statement updates, whatever the words', async () => {
+      const decider = deciding(async (input) => ({
+        decisions: input.statements.map(() => {
+          const target = firstNeighbour(input)
+          return target
+            ? { action: 'update' as const, target, attribute: 'employer' }
+            : { action: 'add' as const, target: null, attribute: null }
+        }),
+      }))
+      const { ingest, state } = world({ decider })
+      await ingest(
+        document('Tomasz: We just pushed the hotfix at CD Projekt.', '2022-05-01T09:00:00.000Z'),
+        document('Tomasz: First week at Revolut done.', '2023-01-09T09:00:00.000Z'),
+      )
+      expect(state()['Tomasz said: We just pushed the hotfix at CD Projekt.']).toEqual([
+        '2022-05-01T09:00:00.000Z',
+        '2023-01-09T09:00:00.000Z',
+        'Tomasz said: First week at Revolut done.',
+      ])
+    })
+
+    it('stores nothing of a statement the model finds already known', async () => {
+      const decider = deciding(async (input) => ({
+        decisions: input.statements.map(() =>
+          firstNeighbour(input)
+            ? { action: 'none' as const, target: null, attribute: null }
+            : { action: 'add' as const, target: null, attribute: null },
+        ),
+      }))
+      const { ingest, state } = world({ decider })
+      await ingest(
+        document('Caroline: I live in Lisbon.', '2023-01-10T09:00:00.000Z'),
+        document('Caroline: Still living in Lisbon, love it.', '2023-02-10T09:00:00.000Z'),
+      )
+      expect(Object.keys(state())).toEqual(['Caroline lives in Lisbon.'])
+    })
+
+    it('falls back to facts read by meaning when the model fails', async () => {
+      const decider = deciding(async () => {
+        throw new Error('model unavailable')
+      })
+      const { ingest, state } = world({ decider })
+      await ingest(lisbon(), porto())
+      expect(state()['Caroline lives in Lisbon.']?.[1]).toBe('2024-02-01T00:00:00.000Z')
+    })
   })
 })

@@ -166,14 +166,24 @@ export function createFactSupersession(ports: FactPorts, now: () => Date) {
    * Gives new memories (not yet appended) their validity against what is stored, and returns the updates of stored
    * versions that changes, to be appended with them.
    */
-  async function supersede(memories: MemoryChanged[]): Promise<MemoryChanged[]> {
+  async function supersede(
+    memories: MemoryChanged[],
+    /** Older versions named from outside (the model's update decisions), their fact set. */
+    named: StoredFactVersion[] = [],
+  ): Promise<MemoryChanged[]> {
     const newIds = new Set(memories.map(({ memory_id }) => memory_id))
     const at = now().toISOString()
     const updates: MemoryChanged[] = []
     for (const fact of factsOf(memories)) {
       const arriving = memories.filter(({ memory }) => memory.fact?.key === fact.key)
       const stored = (await storedVersions(fact)).filter(({ memory }) => !newIds.has(memory.id))
-      const earlier = [...stored, ...(await unstated(fact, arriving, newIds))]
+      const given = named.filter(({ memory }) => memory.fact?.key === fact.key && !newIds.has(memory.id))
+      const read = given.length > 0 ? [] : await unstated(fact, arriving, newIds)
+      const earlier = [
+        ...stored.filter(({ memory }) => !given.some((other) => other.memory.id === memory.id)),
+        ...given,
+        ...read,
+      ]
       const versions = [...earlier, ...arriving].map(({ memory }) => versionOf(memory))
       for (const { id, validity } of validityChanges(versions)) {
         const created = arriving.find(({ memory_id }) => memory_id === id)

@@ -80,6 +80,13 @@ export interface MemoryStore {
     scope: MemoryScopeFilter,
     query: { speaker: string; vector: number[]; before: string; limit?: number },
   ): Promise<StoredMemory[]>
+  /** The `limit` memories of one scope nearest to `vector`, with vectors (what a new statement may update). */
+  nearest(
+    instanceId: string,
+    scope: MemoryScopeFilter,
+    vector: number[],
+    limit: number,
+  ): Promise<StoredMemory[]>
   /** How many memories the instance holds now (deleted and erased ones are gone from the index). */
   count(instanceId: string): Promise<number>
 }
@@ -167,6 +174,24 @@ export function createMemoryStore(client: Client, index: string = MEMORIES_ALIAS
                 must_not: [{ exists: { field: 'fact.key' } }],
               },
             },
+          },
+          _source: { excludes: ['content_terms', 'context_terms'] },
+        },
+        { querystring: { _source_exclude_vectors: false } },
+      )
+      return sourcesOf(response.hits.hits)
+    },
+    async nearest(instanceId, scope, vector, limit) {
+      const response = await client.search<StoredMemory>(
+        {
+          index,
+          size: limit,
+          knn: {
+            field: 'embedding',
+            query_vector: vector,
+            k: limit,
+            num_candidates: Math.max(100, limit * 5),
+            filter: { bool: { filter: [{ term: { instance_id: instanceId } }, ...inScope(scope)] } },
           },
           _source: { excludes: ['content_terms', 'context_terms'] },
         },
