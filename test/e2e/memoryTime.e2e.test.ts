@@ -211,3 +211,36 @@ describe('memory over time', () => {
     }
   })
 })
+
+describe('a change told in other words (issue 30)', () => {
+  it('ends the older statement that named the employer in passing, and answers with the new one', async () => {
+    const userId = uniqueName('tomasz')
+    const before = await remember(userId, {
+      text: "Tomasz: We just pushed the hotfix at CD Projekt and I'm running on 3 hrs sleep.",
+      at: '2022-05-01T09:00:00.000Z',
+    })
+    const after = await remember(userId, {
+      text: 'Tomasz: First week at Revolut done, the team is great.',
+      at: '2023-01-09T09:00:00.000Z',
+    })
+    // Supersession settles once the new memory is visible: wait for the older one to be ended.
+    const ended = await eventually(async () => {
+      const memory = await client.memories.get(before.memoryId)
+      return memory.superseded_by ? memory : undefined
+    }, 30_000)
+    expect(ended).toMatchObject({ superseded_by: after.memoryId, valid_to: '2023-01-09T09:00:00.000Z' })
+    const now = await client.memories.search({
+      query: 'Where does Tomasz work now?',
+      user_id: userId,
+      limit: 5,
+    })
+    expect(now.results[0]?.id).toBe(after.memoryId)
+    const then = await client.memories.search({
+      query: 'Where does Tomasz work now?',
+      user_id: userId,
+      limit: 5,
+      as_of: '2022-06-01T00:00:00.000Z',
+    })
+    expect(then.results[0]?.id).toBe(before.memoryId)
+  })
+})
