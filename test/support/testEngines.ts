@@ -36,13 +36,15 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
 
 /**
  * Every record of a topic up to its current end, decoded: a fresh consumer group reads from the first offset and
- * stops once each partition reached the end offset seen at the call.
+ * stops once each partition reached the end offset seen at the call. With `keys`, only the records with one of those
+ * keys are decoded and returned (another test's records, a poison record, are passed by).
  */
 // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the caller names what the topic holds
 export async function readTopicToEnd<T>(
   kafka: import('kafkajs').Kafka,
   codec: import('@memory-service/engines').SchemaCodec,
   topic: string,
+  options: { keys?: ReadonlySet<string> } = {},
 ): Promise<{ value: T; headers: Record<string, string>; partition: number; offset: string }[]> {
   const admin = kafka.admin()
   await admin.connect()
@@ -62,7 +64,8 @@ export async function readTopicToEnd<T>(
         eachMessage: async ({ partition, message }) => {
           const last = remaining.get(partition)
           if (last === undefined || BigInt(message.offset) > last) return
-          if (message.value) {
+          const wanted = !options.keys || options.keys.has(message.key?.toString() ?? '')
+          if (message.value && wanted) {
             records.push({
               value: await codec.decode<T>(message.value),
               headers: Object.fromEntries(
