@@ -185,6 +185,11 @@ export function createMemoryReembedding(options: MemoryReembeddingOptions): Memo
       if (stale.length === 0) break
       const { texts, slots } = textsToEmbed(stale)
       const vectors = await embedder.embed(texts)
+      // A vector the index cannot take would be parked by the projection as a dead letter: none is appended.
+      if (vectors.length !== texts.length || vectors.some((vector) => vector.length !== embedder.dimension))
+        throw new Error(
+          `${model} answered ${String(vectors.length)} vectors for ${String(texts.length)} texts, not all of ${String(embedder.dimension)} dimensions; nothing of this batch was appended`,
+        )
       const changedAt = now().toISOString()
       const changes = stale.map((memory, position) => {
         const slot = slots[position] ?? { own: -1 }

@@ -416,6 +416,16 @@ describe('createMemoryReembedding', () => {
     expect(again.remaining).toBe(0)
   })
 
+  it('appends nothing when the embedder answers vectors of another dimension', async () => {
+    const place = world([created('mem_1')])
+    const { embedder } = newEmbedder()
+    const short: Embedder = { ...embedder, embed: async (texts) => texts.map(() => [1]) }
+    await expect(reembedding(place, short).reembed(instanceId)).rejects.toThrow(
+      'new-model answered 1 vectors for 1 texts, not all of 2 dimensions',
+    )
+    expect(place.log).toHaveLength(1)
+  })
+
   it('holds the lease of the instance while it runs', async () => {
     const place = world([created('mem_1')])
     const { embedder } = newEmbedder()
