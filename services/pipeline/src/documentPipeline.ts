@@ -36,7 +36,9 @@ import {
 } from '@memory-service/contracts'
 import { resolveEntities, type StoredEntity, type ResolvedStatement } from '@memory-service/domain'
 import { RetriesExhausted, withRetry, type RetryPolicy } from '@memory-service/domain'
-import { recognizeFact, validFromOf } from '@memory-service/domain'
+import { additiveAttributes, recognizeFact, validFromOf } from '@memory-service/domain'
+
+const isAdditive = (attribute: string) => (additiveAttributes as readonly string[]).includes(attribute)
 import {
   createFactSupersession,
   factsOf,
@@ -217,7 +219,9 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
       const category = statement.category ?? categorize(statement)
       const id = memoryIdFor(accepted.ingestion_id, ordinal)
       const similarities = reader ? reader.read(vector) : {}
-      const fact = recognizeFact(statement.content, statement.speaker, similarities)
+      const read = recognizeFact(statement.content, statement.speaker, similarities)
+      // Pets and sports are read at search time; a memory versions only a fact that has one value at a time.
+      const fact = read && !isAdditive(read.attribute) ? read : null
       return [
         {
           type: 'memory_changed' as const,

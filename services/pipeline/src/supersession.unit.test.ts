@@ -43,7 +43,12 @@ function document(text: string, createdAt: string, userId = 'u1'): ConsumedEvent
 }
 
 /** The pipeline over a log held in memory, with the projection it reads facts from (latest version per memory). */
-function world(options: { reader?: { read: (vector: readonly number[]) => Record<string, number> } } = {}) {
+function world(
+  options: {
+    reader?: { read: (vector: readonly number[]) => Record<string, number> }
+    decider?: FactDecider
+  } = {},
+) {
   const log: MemoryChanged[] = []
   const reader = options.reader ?? { read: () => ({}) }
   const projected = new Map<string, MemoryChanged>()

@@ -221,6 +221,9 @@ const sportBefore =
 const sportAfter =
   /^\s*(?:training|practice|session|sessions|class(?:es)?|match(?:es)?|league|club|team|every|now|is (?:my|their)|has (?:completely )?taken over|season|game|games)\b/i
 
+const ordinaryOpeningWord =
+  /(?:ing|ed|ly|['’](?:ve|re|ll|d|s|t|m))$|^(?:this|that|these|those|there|here|then|also|just|still|even|only|maybe|some|every|each|any|many|much|most|more|other|such|what|when|where|which|who|why|how|being|having|getting|going|thanks|sorry|wow|yes|yeah|no|ok|okay|well|so|but|and|or|if|though|although|because|since|after|before|while|until|unless|whether|it|its|they|them|their|we|our|you|your|he|she|his|her|my|me|i)$/i
+
 interface Candidate {
   name: string
   at: number
@@ -240,6 +243,8 @@ function nameCandidates(statement: StatementView, lenient: Lenience): Candidate[
   // A capitalized word opening a sentence is a name only to a reader that already knows the topic ("Infosys bench
   // period is so boring" once an employer is stated): otherwise "Young people's resilience" would be one.
   for (const span of lenient === 'version' ? capitalizedSpansOf(statement.text) : []) {
+    // An ordinary word capitalized because it opens the sentence: "Exploring new places…", "They've been there…".
+    if (!span.name.includes(' ') && ordinaryOpeningWord.test(span.name)) continue
     if (!byStart.has(span.start))
       byStart.set(span.start, {
         name: span.name,
@@ -569,15 +574,20 @@ function likelyReadings(
 }
 
 /**
- * Whether the classifier reads a statement as possibly about this attribute: among its two likeliest attributes. An
- * older statement is read as a version of a newly stated fact only then (factSupersession.ts) — a looser bar than
- * stating a fact afresh, since a newer statement of the attribute is already there.
+ * Whether the classifier reads a statement as about this attribute: likelier than any other attribute and than "no
+ * fact". An older statement is read as a version of a newly stated fact only then (factSupersession.ts).
  */
 export function readsAsAbout(attribute: MeaningAttribute, similarities: AttributeSimilarities): boolean {
   const similarity = similarities[attribute] ?? 0
-  const higher = meaningAttributes.filter((name) => (similarities[name] ?? 0) > similarity).length
-  return similarity > 0 && higher < 2
+  const nearest = Math.max(...meaningAttributes.map((name) => similarities[name] ?? 0))
+  return similarity > 0 && similarity === nearest && similarity > (similarities.not ?? 0)
 }
+
+/**
+ * Attributes people have several of at once (pets, sports): a new one is no newer version of the last, so they are
+ * read (a question about them gets the newest first) but never supersede.
+ */
+export const additiveAttributes: readonly MeaningAttribute[] = ['pet', 'sport']
 
 export interface RecognitionOptions {
   /**
