@@ -298,9 +298,10 @@ function residenceOf(statement: StatementView, lenient: Lenience): Found | null 
         !workplaceAfter.test(after(statement, candidate)) &&
         !travelledTo.test(before(statement, candidate, 30)) &&
         // The recognizer types any name after "at" or "in" as a place; "settling in at Monzo" is a workplace.
+        // A capitalized word opening a sentence is a place only with a place's words around it ("Accra heat").
         ((candidate.kind === 'location' && isKnownPlace(candidate.name)) ||
           ((candidate.kind === 'unknown' || candidate.kind === 'location') &&
-            (lenient !== 'no' ||
+            ((lenient !== 'no' && candidate.kind === 'location') ||
               /\b(?:in|to|into|here in)\s+$/i.test(before(statement, candidate)) ||
               placeAfter.test(after(statement, candidate))))),
     ),
@@ -317,6 +318,8 @@ function employerOf(statement: StatementView, lenient: Lenience): Found | null {
       const worksThere =
         atWork ||
         /\b(?:at|for|with|joined|joining|join|by|to|@)\s+(?:the\s+)?$/i.test(before(statement, candidate))
+      // A capitalized word opening a sentence is an employer only with a workplace's words around it.
+      if (candidate.kind === 'unknown') return worksThere
       return lenient === 'version' || candidate.kind === 'organization' || worksThere
     }),
   )
