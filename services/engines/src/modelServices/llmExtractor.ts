@@ -1,6 +1,11 @@
-import { openAiCompatibleEndpoint } from './openAiCompatible.js'
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
-import { fieldOfIssue, messageOfIssue } from '@memory-service/domain'
+import {
+  createStructuredCompletion,
+  firstProblems,
+  structuredOutput,
+  toSnakeCase,
+  type ChatModelOptions,
+  type StructuredOutput,
+} from './structuredCompletion.js'
 import {
   ExtractionError,
   entityTypes,
@@ -12,20 +17,11 @@ import {
   type Extractor,
   type IngestionMode,
   type MemoryType,
-  type TokenUsage,
 } from '@memory-service/domain'
 import { MAX_ENTITY_NAME_CHARS, MAX_STATEMENT_CHARS, validateExtractionResult } from '@memory-service/domain'
 
-export interface LlmExtractorOptions {
-  /** Base URL of an OpenAI-compatible API, e.g. https://api.openai.com/v1. */
-  baseUrl: string
-  model: string
-  /** Sent as a bearer token; never part of an error message. */
-  apiKey?: string
-  /** Per request; a chunked document gets this much per chunk. */
-  timeoutMs: number
-  fetch?: typeof fetch
-}
+/** The OpenAI-compatible chat model the extractor calls; `timeoutMs` is per request, so per chunk. */
+export type LlmExtractorOptions = ChatModelOptions
 
 /**
  * Longer documents are extracted in parts: the statements of one part must fit the model's output limit, and
@@ -126,62 +122,10 @@ interface ModelOutput {
   }[]
 }
 
-/** The parts of an OpenAI chat completion this extractor reads; everything else is ignored. */
-interface ChatCompletion {
-  model?: string
-  choices: {
-    finish_reason?: string | null
-    message: { content?: string | null; refusal?: string | null }
-  }[]
-  usage?: { prompt_tokens?: number; completion_tokens?: number }
+const outputs: Record<IngestionMode, StructuredOutput<ModelOutput>> = {
+  fast: structuredOutput('memory_statements', outputSchemaFor('fast')),
+  'long-range': structuredOutput('memory_statements', outputSchemaFor('long-range')),
 }
-
-const chatCompletionSchema = {
-  type: 'object',
-  required: ['choices'],
-  properties: {
-    model: { type: 'string' },
-    choices: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['message'],
-        properties: {
-          finish_reason: { type: ['string', 'null'] },
-          message: {
-            type: 'object',
-            properties: { content: { type: ['string', 'null'] }, refusal: { type: ['string', 'null'] } },
-          },
-        },
-      },
-    },
-    usage: {
-      type: 'object',
-      properties: {
-        prompt_tokens: { type: 'integer', minimum: 0 },
-        completion_tokens: { type: 'integer', minimum: 0 },
-      },
-    },
-  },
-}
-
-const outputSchemas = { fast: outputSchemaFor('fast'), 'long-range': outputSchemaFor('long-range') }
-const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true })
-const validateChatCompletion = ajv.compile<ChatCompletion>(chatCompletionSchema)
-const validateOutput: Record<IngestionMode, ValidateFunction<ModelOutput>> = {
-  fast: ajv.compile<ModelOutput>(outputSchemas.fast),
-  'long-range': ajv.compile<ModelOutput>(outputSchemas['long-range']),
-}
-
-/** Enough validation messages to fix a prompt or a model choice, few enough for a job's error record. */
-const MAX_REPORTED_PROBLEMS = 5
-
-const firstProblems = (problems: readonly string[]) => problems.slice(0, MAX_REPORTED_PROBLEMS).join('; ')
-
-const firstIssues = (issues: readonly ErrorObject[] | null | undefined, subject: string) =>
-  firstProblems((issues ?? []).map((issue) => `${fieldOfIssue(issue, subject)}: ${messageOfIssue(issue)}`))
-
-const malformed = (message: string) => new ExtractionError('EXTRACTION_MALFORMED_OUTPUT', message, false)
 
 // Paragraphs first, then lines (chat turns), then sentences, then words; a hard cut only for text without spaces.
 // Lookbehinds keep each separator with the text before it, so the parts concatenate back to the document.
@@ -229,14 +173,6 @@ const blankToNull = (text: string | null) => {
   return trimmed === undefined || trimmed === '' ? null : trimmed
 }
 
-// Models drift from snake_case ("works at", "WORKS_AT"); such a label is repaired rather than failing the document.
-const toSnakeCase = (label: string) =>
-  label
-    .trim()
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '')
-
 function toStatements(output: ModelOutput): ExtractedStatement[] {
   return output.statements.flatMap((statement) => {
     const content = statement.content.trim()
@@ -259,31 +195,15 @@ function toStatements(output: ModelOutput): ExtractedStatement[] {
 }
 
 export function createLlmExtractor(options: LlmExtractorOptions): Extractor {
-  const fetchCompletion = options.fetch ?? fetch
-  const { url, headers, redact, excerpt } = openAiCompatibleEndpoint({ ...options, path: 'chat/completions' })
-
-  function unavailable(error: unknown, timeout: AbortSignal, callerSignal: AbortSignal | undefined) {
-    let reason: string
-    if (timeout.aborted) reason = `no answer within ${options.timeoutMs} ms`
-    else if (callerSignal?.aborted) reason = 'cancelled'
-    else if (error instanceof Error)
-      reason = error.cause instanceof Error ? error.cause.message : error.message
-    else reason = String(error)
-    return new ExtractionError('EXTRACTION_UNAVAILABLE', `LLM API request failed: ${redact(reason)}`, true, {
-      cause: error,
-    })
-  }
-
-  async function requestCompletion(body: string, callerSignal: AbortSignal | undefined) {
-    const timeout = AbortSignal.timeout(options.timeoutMs)
-    const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout
-    try {
-      const response = await fetchCompletion(url, { method: 'POST', headers, body, signal })
-      return { status: response.status, text: await response.text() }
-    } catch (error) {
-      throw unavailable(error, timeout, callerSignal)
-    }
-  }
+  const completion = createStructuredCompletion({
+    ...options,
+    errorClass: ExtractionError,
+    codes: {
+      unavailable: 'EXTRACTION_UNAVAILABLE',
+      rejected: 'EXTRACTION_REJECTED',
+      malformed: 'EXTRACTION_MALFORMED_OUTPUT',
+    },
+  })
 
   async function extractPart(
     input: ExtractionInput,
@@ -292,57 +212,14 @@ export function createLlmExtractor(options: LlmExtractorOptions): Extractor {
     parts: number,
     signal: AbortSignal | undefined,
   ): Promise<Required<ExtractionResult>> {
-    const request = {
-      model: options.model,
-      temperature: 0,
-      messages: [
-        { role: 'system', content: systemPrompts[input.mode] },
-        { role: 'user', content: userMessage(input, text, part, parts) },
-      ],
-      response_format: {
-        type: 'json_schema',
-        json_schema: { name: 'memory_statements', strict: true, schema: outputSchemas[input.mode] },
-      },
-    }
-    const response = await requestCompletion(JSON.stringify(request), signal)
-    if (response.status < 200 || response.status > 299) {
-      const message = `LLM API answered HTTP ${response.status}: ${excerpt(response.text)}`
-      // 408 is a timeout reported by the server side, as retryable as our own.
-      const transient = response.status >= 500 || response.status === 429 || response.status === 408
-      throw transient
-        ? new ExtractionError('EXTRACTION_UNAVAILABLE', message, true)
-        : new ExtractionError('EXTRACTION_REJECTED', message, false)
-    }
-
-    const completion = parseJson(response.text)
-    if (completion === undefined) throw malformed(`LLM API answer is not JSON: ${excerpt(response.text)}`)
-    if (!validateChatCompletion(completion)) {
-      throw malformed(
-        `LLM API answer is not a chat completion: ${firstIssues(validateChatCompletion.errors, 'answer')}`,
-      )
-    }
-    const choice = completion.choices[0]
-    const refusal = choice?.message.refusal
-    if (typeof refusal === 'string' && refusal !== '') throw malformed(`model refused: ${excerpt(refusal)}`)
-    if (choice?.finish_reason === 'length') throw malformed('model output was cut off at its token limit')
-    const content = choice?.message.content
-    if (typeof content !== 'string') throw malformed('model answered without content')
-
-    const output = parseJson(content)
-    if (output === undefined) throw malformed(`model output is not JSON: ${excerpt(content)}`)
-    const validateModelOutput = validateOutput[input.mode]
-    if (!validateModelOutput(output)) {
-      throw malformed(
-        `model output does not match the schema: ${firstIssues(validateModelOutput.errors, 'output')}`,
-      )
-    }
-    const usage: TokenUsage = {
-      model: completion.model ?? options.model,
-      inputTokens: completion.usage?.prompt_tokens ?? 0,
-      outputTokens: completion.usage?.completion_tokens ?? 0,
-    }
+    const { output, usage } = await completion.complete(
+      { system: systemPrompts[input.mode], user: userMessage(input, text, part, parts) },
+      outputs[input.mode],
+      signal,
+    )
     const checked = validateExtractionResult({ statements: toStatements(output), usage })
-    if ('problems' in checked) throw malformed(`model output is invalid: ${firstProblems(checked.problems)}`)
+    if ('problems' in checked)
+      throw completion.malformed(`model output is invalid: ${firstProblems(checked.problems)}`)
     return { statements: checked.result.statements, usage }
   }
 
@@ -367,14 +244,5 @@ export function createLlmExtractor(options: LlmExtractorOptions): Extractor {
           })),
       }
     },
-  }
-}
-
-/** The parsed value, or undefined when the text is not JSON (a JSON document is never `undefined`). */
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown
-  } catch {
-    return undefined
   }
 }

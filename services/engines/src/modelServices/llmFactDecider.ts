@@ -1,10 +1,13 @@
-import { openAiCompatibleEndpoint } from './openAiCompatible.js'
-import type { LlmExtractorOptions } from './llmExtractor.js'
-import { Ajv, type ErrorObject } from 'ajv'
-import { fieldOfIssue, messageOfIssue, ModelServiceError, type TokenUsage } from '@memory-service/domain'
+import {
+  createStructuredCompletion,
+  structuredOutput,
+  toSnakeCase,
+  type ChatModelOptions,
+} from './structuredCompletion.js'
+import { ModelServiceError, type TokenUsage } from '@memory-service/domain'
 
 /** The same model service as the extractor's (`EXTRACTION_PROVIDER=llm`); `timeoutMs` is per call. */
-export type LlmFactDeciderOptions = LlmExtractorOptions
+export type LlmFactDeciderOptions = ChatModelOptions
 
 export const factActions = ['add', 'update', 'delete', 'none'] as const
 /**
@@ -83,7 +86,7 @@ Answer one decision per statement, in the order given, with statement set to its
 When unsure between add and update or delete, answer add: replacing a memory that is still true loses it.`
 
 /** What the model must return; the count, order and targets are checked here after the answer. */
-const outputSchema = {
+const decisionsOutput = structuredOutput<ModelOutput>('memory_decisions', {
   type: 'object',
   additionalProperties: false,
   required: ['decisions'],
@@ -103,66 +106,11 @@ const outputSchema = {
       },
     },
   },
-}
+})
 
 interface ModelOutput {
   decisions: { statement: number; action: FactAction; target: string | null; attribute: string | null }[]
 }
-
-/** The parts of an OpenAI chat completion this decider reads; everything else is ignored. */
-interface ChatCompletion {
-  model?: string
-  choices: { finish_reason?: string | null; message: { content?: string | null; refusal?: string | null } }[]
-  usage?: { prompt_tokens?: number; completion_tokens?: number }
-}
-
-const chatCompletionSchema = {
-  type: 'object',
-  required: ['choices'],
-  properties: {
-    model: { type: 'string' },
-    choices: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['message'],
-        properties: {
-          finish_reason: { type: ['string', 'null'] },
-          message: {
-            type: 'object',
-            properties: { content: { type: ['string', 'null'] }, refusal: { type: ['string', 'null'] } },
-          },
-        },
-      },
-    },
-    usage: {
-      type: 'object',
-      properties: {
-        prompt_tokens: { type: 'integer', minimum: 0 },
-        completion_tokens: { type: 'integer', minimum: 0 },
-      },
-    },
-  },
-}
-
-const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true })
-const validateChatCompletion = ajv.compile<ChatCompletion>(chatCompletionSchema)
-const validateOutput = ajv.compile<ModelOutput>(outputSchema)
-
-const firstIssues = (issues: readonly ErrorObject[] | null | undefined, subject: string) =>
-  (issues ?? [])
-    .slice(0, 5)
-    .map((issue) => `${fieldOfIssue(issue, subject)}: ${messageOfIssue(issue)}`)
-    .join('; ')
-
-const malformed = (message: string) => new FactDecisionError('FACT_DECISION_MALFORMED_OUTPUT', message, false)
-
-const toSnakeCase = (label: string) =>
-  label
-    .trim()
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '')
 
 const add: FactDecision = { action: 'add', target: null, attribute: null }
 
@@ -234,36 +182,16 @@ function toDecision(answer: ModelOutput['decisions'][number], question: Question
  * neighbours; the others are `add` without asking.
  */
 export function createLlmFactDecider(options: LlmFactDeciderOptions): FactDecider {
-  const fetchCompletion = options.fetch ?? fetch
-  const { url, headers, redact, excerpt } = openAiCompatibleEndpoint({ ...options, path: 'chat/completions' })
-
-  function unavailable(error: unknown, timeout: AbortSignal, callerSignal: AbortSignal | undefined) {
-    let reason: string
-    if (timeout.aborted) reason = `no answer within ${options.timeoutMs} ms`
-    else if (callerSignal?.aborted) reason = 'cancelled'
-    else if (error instanceof Error)
-      reason = error.cause instanceof Error ? error.cause.message : error.message
-    else reason = String(error)
-    return new FactDecisionError(
-      'FACT_DECISION_UNAVAILABLE',
-      `LLM API request failed: ${redact(reason)}`,
-      true,
-      {
-        cause: error,
-      },
-    )
-  }
-
-  async function requestCompletion(body: string, callerSignal: AbortSignal | undefined) {
-    const timeout = AbortSignal.timeout(options.timeoutMs)
-    const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout
-    try {
-      const response = await fetchCompletion(url, { method: 'POST', headers, body, signal })
-      return { status: response.status, text: await response.text() }
-    } catch (error) {
-      throw unavailable(error, timeout, callerSignal)
-    }
-  }
+  const completion = createStructuredCompletion({
+    ...options,
+    errorClass: FactDecisionError,
+    codes: {
+      unavailable: 'FACT_DECISION_UNAVAILABLE',
+      rejected: 'FACT_DECISION_REJECTED',
+      malformed: 'FACT_DECISION_MALFORMED_OUTPUT',
+    },
+  })
+  const { malformed } = completion
 
   return {
     name: 'llm',
@@ -272,49 +200,11 @@ export function createLlmFactDecider(options: LlmFactDeciderOptions): FactDecide
       const { questions, labelOfId } = questionsOf(input)
       if (questions.length === 0) return { decisions }
 
-      const request = {
-        model: options.model,
-        temperature: 0,
-        messages: [
-          { role: 'system', content: instructions },
-          { role: 'user', content: userMessage(input, questions, labelOfId) },
-        ],
-        response_format: {
-          type: 'json_schema',
-          json_schema: { name: 'memory_decisions', strict: true, schema: outputSchema },
-        },
-      }
-      const response = await requestCompletion(JSON.stringify(request), signal)
-      if (response.status < 200 || response.status > 299) {
-        const message = `LLM API answered HTTP ${response.status}: ${excerpt(response.text)}`
-        // 408 is a timeout reported by the server side, as retryable as our own.
-        const transient = response.status >= 500 || response.status === 429 || response.status === 408
-        throw transient
-          ? new FactDecisionError('FACT_DECISION_UNAVAILABLE', message, true)
-          : new FactDecisionError('FACT_DECISION_REJECTED', message, false)
-      }
-
-      const completion = parseJson(response.text)
-      if (completion === undefined) throw malformed(`LLM API answer is not JSON: ${excerpt(response.text)}`)
-      if (!validateChatCompletion(completion)) {
-        throw malformed(
-          `LLM API answer is not a chat completion: ${firstIssues(validateChatCompletion.errors, 'answer')}`,
-        )
-      }
-      const choice = completion.choices[0]
-      const refusal = choice?.message.refusal
-      if (typeof refusal === 'string' && refusal !== '') throw malformed(`model refused: ${excerpt(refusal)}`)
-      if (choice?.finish_reason === 'length') throw malformed('model output was cut off at its token limit')
-      const content = choice?.message.content
-      if (typeof content !== 'string') throw malformed('model answered without content')
-
-      const output = parseJson(content)
-      if (output === undefined) throw malformed(`model output is not JSON: ${excerpt(content)}`)
-      if (!validateOutput(output)) {
-        throw malformed(
-          `model output does not match the schema: ${firstIssues(validateOutput.errors, 'output')}`,
-        )
-      }
+      const { output, usage } = await completion.complete(
+        { system: instructions, user: userMessage(input, questions, labelOfId) },
+        decisionsOutput,
+        signal,
+      )
       if (output.decisions.length !== questions.length) {
         throw malformed(
           `model answered ${output.decisions.length} decisions for ${questions.length} statements`,
@@ -328,21 +218,7 @@ export function createLlmFactDecider(options: LlmFactDeciderOptions): FactDecide
         const question = questions[position]
         if (question !== undefined) decisions[question.index] = toDecision(answer, question)
       })
-      const usage: TokenUsage = {
-        model: completion.model ?? options.model,
-        inputTokens: completion.usage?.prompt_tokens ?? 0,
-        outputTokens: completion.usage?.completion_tokens ?? 0,
-      }
       return { decisions, usage }
     },
-  }
-}
-
-/** The parsed value, or undefined when the text is not JSON (a JSON document is never `undefined`). */
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown
-  } catch {
-    return undefined
   }
 }

@@ -1,4 +1,5 @@
 import { openAiCompatibleEndpoint } from './openAiCompatible.js'
+import type { ChatModelOptions } from './structuredCompletion.js'
 import { estimateTokens, transcriptOf, type Turn } from '@memory-service/domain'
 import type { ServiceConfig } from '@memory-service/contracts'
 
@@ -27,13 +28,7 @@ Answer with the bullet list only.`
  * The configured OpenAI-compatible chat model as a summarizer (`EXTRACTION_PROVIDER=llm` with LLM_BASE_URL and
  * LLM_MODEL). The answer is cut to the token limit line by line, the newest lines kept.
  */
-export function createLlmSummarizer(options: {
-  baseUrl: string
-  model: string
-  apiKey?: string
-  timeoutMs: number
-  fetch?: typeof fetch
-}): Summarizer {
+export function createLlmSummarizer(options: ChatModelOptions): Summarizer {
   const { url, headers, redact, excerpt } = openAiCompatibleEndpoint({ ...options, path: 'chat/completions' })
   const doFetch = options.fetch ?? fetch
   return async (request, signal) => {
