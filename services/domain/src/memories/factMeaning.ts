@@ -64,29 +64,6 @@ export interface LabelledVector {
 }
 
 /**
- * A statement's similarity to each attribute: the mean cosine of its two nearest examples of that attribute (unit
- * vectors, so the dot product). Two rather than one, so that one odd example does not decide.
- */
-export function attributeSimilarities(
-  vector: readonly number[],
-  examples: readonly LabelledVector[],
-): AttributeSimilarities {
-  const nearest = new Map<string, number[]>()
-  for (const example of examples) {
-    let dot = 0
-    for (let index = 0; index < vector.length; index++)
-      dot += (vector[index] ?? 0) * (example.vector[index] ?? 0)
-    const best = nearest.get(example.label) ?? []
-    best.push(dot)
-    best.sort((a, b) => b - a)
-    nearest.set(example.label, best.slice(0, 2))
-  }
-  return Object.fromEntries(
-    [...nearest].map(([label, best]) => [label, best.reduce((sum, value) => sum + value, 0) / best.length]),
-  )
-}
-
-/**
  * How much the reading of a value may take for granted: `no` — the words around a name must show its role ("at
  * Stripe", "moved to Porto"); `sure` — the attribute is known (the classifier is sure, or the clause tells news), so a
  * recognized name of the right kind is enough; `version` — an older statement is read as a version of an attribute

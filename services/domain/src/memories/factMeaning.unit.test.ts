@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { attributeSimilarities, recognizeFact } from './factMeaning.js'
+import { classifyAttribute, readsAsAbout, recognizeFact, trainAttributeClassifier } from './factMeaning.js'
 
 const fact = (content: string, speaker: string, options?: Parameters<typeof recognizeFact>[3]) => {
   const found = recognizeFact(content, speaker, {}, options)
@@ -54,18 +54,22 @@ describe('recognizeFact, by the kind of value and the words around it', () => {
   })
 })
 
-describe('attributeSimilarities', () => {
-  it('is the mean of the two nearest examples of each attribute', () => {
-    const similarities = attributeSimilarities(
-      [1, 0],
-      [
-        { label: 'residence', vector: [1, 0] },
-        { label: 'residence', vector: [0.5, 0.5] },
-        { label: 'residence', vector: [0, 1] },
-        { label: 'not', vector: [0, 1] },
-      ],
-    )
-    expect(similarities.residence).toBeCloseTo(0.75)
-    expect(similarities.not).toBeCloseTo(0)
+describe('the attribute classifier', () => {
+  it('learns which label a vector reads as, and gives probabilities that sum to one', () => {
+    const examples = [
+      { label: 'residence' as const, vector: [1, 0, 0] },
+      { label: 'residence' as const, vector: [0.9, 0.1, 0] },
+      { label: 'employer' as const, vector: [0, 1, 0] },
+      { label: 'employer' as const, vector: [0.1, 0.9, 0] },
+      { label: 'not' as const, vector: [0, 0, 1] },
+    ]
+    const classifier = trainAttributeClassifier(examples, { epochs: 300 })
+    const read = classifyAttribute(classifier, [0.95, 0.05, 0])
+    expect(Object.values(read).reduce((sum, value) => sum + value, 0)).toBeCloseTo(1)
+    expect(readsAsAbout('residence', read)).toBe(true)
+    expect(readsAsAbout('employer', classifyAttribute(classifier, [0, 1, 0]))).toBe(true)
+    expect(readsAsAbout('employer', classifyAttribute(classifier, [0, 0, 1]))).toBe(false)
+    // The same examples always give the same weights.
+    expect(trainAttributeClassifier(examples, { epochs: 300 })).toEqual(classifier)
   })
 })
