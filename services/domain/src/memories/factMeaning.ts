@@ -264,11 +264,12 @@ const travelledTo =
   /\b(?:went|go|goes|going|flew|fly|drove|drive|headed|heading|travel(?:l?ed|l?ing)?|trip|road trip|got back|came back|back)\s+(?:back\s+)?(?:to|from)\s+(?:the\s+)?$/i
 
 /** A clause about a stay that is over or a place seen: "John was in Chicago, it was awesome". */
-const pastStay = /\b(?:was|were|went|visited|explored|trips?|tour(?:ed)?|vacation|holiday|stayed)\b/i
+const pastStay =
+  /\b(?:was|were|went|visited|explored|trips?|tour(?:ed)?|vacation|holiday|stayed|travel(?:l?ed|l?ing|s)?|would|could|might|sounds?|next (?:week|month|year|summer)|soon|someday)\b/i
 const settled = /\b(?:moved|relocat\w*|settl\w*|lives?|living|home|since|now)\b/i
 
 function residenceOf(statement: StatementView, lenient: Lenience): Found | null {
-  if (lenient !== 'version' && pastStay.test(statement.text) && !settled.test(statement.text)) return null
+  if (pastStay.test(statement.text) && !settled.test(statement.text)) return null
   return last(
     nameCandidates(statement, lenient).filter(
       (candidate) =>
