@@ -24,6 +24,16 @@ export interface TopicAdmin {
   close(): Promise<void>
 }
 
+const propagatingErrors = new Set([
+  'UNKNOWN_TOPIC_OR_PARTITION',
+  'LEADER_NOT_AVAILABLE',
+  'NOT_LEADER_FOR_PARTITION',
+])
+const isPropagating = (error: unknown) =>
+  typeof error === 'object' &&
+  error !== null &&
+  propagatingErrors.has(String((error as { type?: unknown }).type))
+
 export async function createTopicAdmin(kafka: Kafka): Promise<TopicAdmin> {
   const admin = kafka.admin()
   await admin.connect()
@@ -48,13 +58,35 @@ export async function createTopicAdmin(kafka: Kafka): Promise<TopicAdmin> {
     return result
   }
 
+  /** Waits until every partition of the topics has a leader, retrying while their metadata propagates. */
+  async function untilLed(names: string[], timeoutMs = 30_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        const metadata = await admin.fetchTopicMetadata({ topics: names })
+        const led = metadata.topics.every(
+          (topic) =>
+            topic.partitions.length > 0 && topic.partitions.every((partition) => partition.leader >= 0),
+        )
+        if (led && metadata.topics.length === names.length) return
+      } catch (error) {
+        if (!isPropagating(error) || Date.now() > deadline) throw error
+      }
+      if (Date.now() > deadline)
+        throw new Error(`topics without a leader after ${String(timeoutMs)} ms: ${names.join(', ')}`)
+      await new Promise((resolve) => setTimeout(resolve, Math.min(50 * 2 ** attempt, 1000)))
+    }
+  }
+
   return {
     async ensureTopics(topics) {
       const current = await describeTopics(topics.map((topic) => topic.name))
       const missing = topics.filter((topic) => !current.has(topic.name))
       if (missing.length > 0) {
+        // kafkajs's own wait for leaders gives up on "does not host this topic-partition", which a broker answers
+        // while the new topic's metadata is still propagating (seen in CI): the wait below retries it.
         await admin.createTopics({
-          waitForLeaders: true,
+          waitForLeaders: false,
           topics: missing.map((topic) => ({
             topic: topic.name,
             numPartitions: topic.partitions,
@@ -62,6 +94,7 @@ export async function createTopicAdmin(kafka: Kafka): Promise<TopicAdmin> {
             configEntries: Object.entries(topic.config).map(([name, value]) => ({ name, value })),
           })),
         })
+        await untilLed(missing.map((topic) => topic.name))
       }
       const updated: string[] = []
       for (const topic of topics) {
