@@ -1,14 +1,27 @@
-import { createKafka, createLogger, createSchemaCodec, loadConfig } from '@memory-service/engines'
+import {
+  createKafka,
+  createLogger,
+  createSchemaCodec,
+  kafkaConnectionOf,
+  loadConfig,
+  schemaRegistryConnectionOf,
+} from '@memory-service/engines'
 import { createDeadLetterInbox, type DeadLetterInbox } from '@memory-service/log'
 import { type Command } from 'commander'
 import { example } from './commandLine.js'
 
 /** Opens the dead-letter topic, prints what `act` returns as JSON, and fails (exit 1) when it returns nothing. */
-async function printFromInbox(act: (inbox: DeadLetterInbox) => Promise<unknown>, missing: string): Promise<void> {
+async function printFromInbox(
+  act: (inbox: DeadLetterInbox) => Promise<unknown>,
+  missing: string,
+): Promise<void> {
   const config = loadConfig()
   const logger = createLogger({ level: 'warn', name: 'memory-service-cli', toStderr: true })
-  const kafka = createKafka({ brokers: config.kafka.brokers, clientId: `${config.kafka.clientId}-cli`, logger })
-  const inbox = createDeadLetterInbox({ kafka, codec: createSchemaCodec(config.schemaRegistry.url) })
+  const kafka = createKafka({ ...kafkaConnectionOf(config.kafka, `${config.kafka.clientId}-cli`), logger })
+  const inbox = createDeadLetterInbox({
+    kafka,
+    codec: createSchemaCodec(schemaRegistryConnectionOf(config.schemaRegistry)),
+  })
   try {
     const result = await act(inbox)
     if (result === undefined) throw new Error(missing)
@@ -28,7 +41,9 @@ export function addDeadLetterCommands(program: Command): void {
     )
   letters
     .command('list')
-    .description('every letter, oldest first: its id, original topic/partition/offset, consumer group, errors')
+    .description(
+      'every letter, oldest first: its id, original topic/partition/offset, consumer group, errors',
+    )
     .option('--group <consumer-group>', 'only the letters of this consumer group')
     .addHelpText('after', example('memory-service dead-letters list --group memory-projector-vector'))
     .action((options: { group?: string }) =>

@@ -74,7 +74,11 @@ async function startAction(services: ServiceName[], options: LogFormatFlag): Pro
 function printConfig(): void {
   const config = loadConfig()
   console.log(
-    JSON.stringify(config, (key, value: unknown) => (/password/i.test(key) ? '[redacted]' : value), 2),
+    JSON.stringify(
+      config,
+      (key, value: unknown) => (/password|apikey|secret/i.test(key) ? '[redacted]' : value),
+      2,
+    ),
   )
   console.log('\nenvironment variables:')
   for (const { variable, path } of listConfigVariables()) console.log(`  ${variable.padEnd(24)} ${path}`)

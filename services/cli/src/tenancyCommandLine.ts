@@ -10,7 +10,14 @@ import {
   type Tier,
 } from '@memory-service/domain'
 import { createControlPlane } from '@memory-service/log'
-import { createKafka, createLogger, createSchemaCodec, loadConfig } from '@memory-service/engines'
+import {
+  createKafka,
+  createLogger,
+  createSchemaCodec,
+  kafkaConnectionOf,
+  loadConfig,
+  schemaRegistryConnectionOf,
+} from '@memory-service/engines'
 import { createTenancyCommands } from '@memory-service/commands'
 import { Option, InvalidArgumentError, type Command } from 'commander'
 import { example, positiveInteger, requiresOption } from './commandLine.js'
@@ -56,14 +63,10 @@ type TenancySession = {
 async function printTenancyResult(act: (session: TenancySession) => unknown): Promise<void> {
   const config = loadConfig()
   const logger = createLogger({ level: 'warn', name: 'memory-service-cli', toStderr: true })
-  const kafka = createKafka({
-    brokers: config.kafka.brokers,
-    clientId: `${config.kafka.clientId}-cli`,
-    logger,
-  })
+  const kafka = createKafka({ ...kafkaConnectionOf(config.kafka, `${config.kafka.clientId}-cli`), logger })
   const control = await createControlPlane({
     kafka,
-    codec: createSchemaCodec(config.schemaRegistry.url),
+    codec: createSchemaCodec(schemaRegistryConnectionOf(config.schemaRegistry)),
     logger,
   })
   const events = createControlEventFactory()

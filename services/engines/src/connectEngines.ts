@@ -8,12 +8,16 @@ import {
 } from './clickhouse/createClickhouseStore.js'
 import type { ServiceConfig } from './config/loadConfig.js'
 import { createElasticsearchClient, elasticsearchVersion } from './elasticsearch/createElasticsearchStore.js'
-import { createKafka } from './kafka/createKafka.js'
+import { createKafka, kafkaConnectionOf } from './kafka/createKafka.js'
 import { createTopicAdmin } from './kafka/topicAdmin.js'
 import type { Logger } from './logging/createLogger.js'
 import { createNeo4jDriver, createNeo4jStore, type Neo4jStore } from './neo4j/createNeo4jStore.js'
 import type { DependencyName, DependencyProbe } from './readiness/dependencyChecks.js'
-import { createSchemaCodec, type SchemaCodec } from './schemaRegistry/createSchemaCodec.js'
+import {
+  createSchemaCodec,
+  schemaRegistryConnectionOf,
+  type SchemaCodec,
+} from './schemaRegistry/createSchemaCodec.js'
 
 /** Live clients for every engine a process talks to, created once by its composition root. */
 export interface Engines {
@@ -31,7 +35,9 @@ export interface Engines {
 /** The process's ClickHouse, for a service that cannot work without it. */
 export function clickhouseOf(engines: Pick<Engines, 'clickhouse'>): ClickhouseStore {
   if (!engines.clickhouse)
-    throw new Error('this process was started without ClickHouse (only the gateway and the projectors use it)')
+    throw new Error(
+      'this process was started without ClickHouse (only the gateway and the projectors use it)',
+    )
   return engines.clickhouse
 }
 
@@ -44,8 +50,8 @@ export type LogAndProjections = Pick<Engines, 'kafka' | 'schemaCodec' | 'elastic
 
 /** Clients for the log and the projections only: what a rebuild needs, runnable next to the running services. */
 export function connectLogAndProjections(config: ServiceConfig, logger: Logger): LogAndProjections {
-  const kafka = createKafka({ brokers: config.kafka.brokers, clientId: config.kafka.clientId, logger })
-  const schemaCodec = createSchemaCodec(config.schemaRegistry.url)
+  const kafka = createKafka({ ...kafkaConnectionOf(config.kafka), logger })
+  const schemaCodec = createSchemaCodec(schemaRegistryConnectionOf(config.schemaRegistry))
   const elasticsearch = createElasticsearchClient(config.elasticsearch)
   const neo4j = createNeo4jStore(createNeo4jDriver(config.neo4j), config.neo4j.database)
   return {

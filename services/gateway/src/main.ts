@@ -5,6 +5,8 @@
 import {
   clickhouseOf,
   createAttributeReader,
+  kafkaConnectionOf,
+  schemaRegistryConnectionOf,
   sharedEmbedder,
   sharedQueryEmbedder,
   summarizerOf,
@@ -146,9 +148,8 @@ export async function startGatewayService(
   // Conversation events are recorded on a thread of their own (its own producer and read-back of the log).
   const events = await createEventLogWriter(
     {
-      brokers: config.kafka.brokers,
-      clientId: `${config.kafka.clientId}-event-writer`,
-      registryUrl: config.schemaRegistry.url,
+      kafka: kafkaConnectionOf(config.kafka, `${config.kafka.clientId}-event-writer`),
+      registry: schemaRegistryConnectionOf(config.schemaRegistry),
       topic: CONVERSATION_EVENTS_TOPIC,
       windowMs: config.events.dedupeWindowSeconds * 1000,
       maxEntries: config.events.dedupeMaxEntries,

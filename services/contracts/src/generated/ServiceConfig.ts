@@ -44,23 +44,79 @@ export interface ServiceConfig {
      */
     brokers: [string, ...string[]]
     clientId: string
+    /**
+     * Connect to the brokers over TLS. Implied by KAFKA_SSL_CA_FILE or a client certificate.
+     */
+    ssl?: boolean
+    /**
+     * PEM file of the certificate authorities to trust for the brokers (default: the system's).
+     */
+    sslCaFile?: string
+    /**
+     * PEM client certificate, for brokers that authenticate clients by certificate (needs KAFKA_SSL_KEY_FILE).
+     */
+    sslCertFile?: string
+    /**
+     * PEM private key of KAFKA_SSL_CERT_FILE.
+     */
+    sslKeyFile?: string
+    /**
+     * SASL mechanism (needs KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD). Managed services ask for it with TLS.
+     */
+    saslMechanism?: 'plain' | 'scram-sha-256' | 'scram-sha-512'
+    /**
+     * SASL user (with KAFKA_SASL_MECHANISM).
+     */
+    saslUsername?: string
+    /**
+     * Never logged.
+     */
+    saslPassword?: string
   }
   schemaRegistry: {
     /**
      * Base URL of a Confluent-compatible schema registry API.
      */
     url: string
+    /**
+     * Basic authentication user (needs SCHEMA_REGISTRY_PASSWORD).
+     */
+    username?: string
+    /**
+     * Never logged.
+     */
+    password?: string
+    /**
+     * PEM file of the certificate authorities to trust for an https registry (default: the system's).
+     */
+    caFile?: string
   }
   elasticsearch: {
     url: string
     username?: string
     password?: string
+    /**
+     * API key (the encoded form Elasticsearch returns), instead of a username and password. Never logged.
+     */
+    apiKey?: string
+    /**
+     * PEM file of the certificate authorities to trust for an https URL (default: the system's).
+     */
+    caFile?: string
+    /**
+     * SHA-256 fingerprint of the CA certificate to trust (as Elasticsearch prints it at first start), instead of ELASTICSEARCH_CA_FILE.
+     */
+    caFingerprint?: string
   }
   neo4j: {
     uri: string
     username?: string
     password?: string
     database: string
+    /**
+     * PEM file of the certificate authorities to trust; turns on TLS for a bolt:// or neo4j:// URI (neo4j+s:// trusts the system's, neo4j+ssc:// any certificate).
+     */
+    caFile?: string
   }
   clickhouse: {
     /**
@@ -78,6 +134,10 @@ export interface ServiceConfig {
      * Data directory of the in-process engine, or :memory:. Only one directory per process; only one process per directory. Defaults to <state dir>/clickhouse.
      */
     dataPath?: string
+    /**
+     * PEM file of the certificate authorities to trust for an https CLICKHOUSE_URL (default: the system's).
+     */
+    caFile?: string
   }
   log: {
     level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream'
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { createClient, type ClickHouseClient, type ClickHouseClientConfigOptions } from '@clickhouse/client'
 import { splitStatements } from '../provisioning/splitStatements.js'
 
@@ -8,6 +8,8 @@ export interface ClickhouseConnectionOptions {
   url?: string
   username?: string
   password?: string
+  /** PEM file of the authorities to trust for an https URL. */
+  caFile?: string
   /** Data directory of the in-process engine (or `:memory:`). */
   dataPath: string
 }
@@ -28,6 +30,7 @@ export async function createClickhouseClient(
       url: options.url,
       ...(options.username !== undefined ? { username: options.username } : {}),
       ...(options.password !== undefined ? { password: options.password } : {}),
+      ...(options.caFile !== undefined ? { tls: { ca_cert: readFileSync(options.caFile) } } : {}),
       clickhouse_settings,
     })
   }

@@ -1,3 +1,4 @@
+import { accessSync, constants as fsConstants } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { Ajv, type ErrorObject } from 'ajv'
@@ -120,6 +121,89 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
         localEmbeddingModelNames.join(', '),
     )
   }
+  violations.push(...securityViolations(candidate))
   if (violations.length > 0) throw new ConfigError(violations)
   return candidate as unknown as ServiceConfig
+}
+
+type Section = Record<string, unknown> | undefined
+
+/**
+ * The settings of secured connections that only make sense together, and the files they name: a wrong pair or an
+ * unreadable CA would otherwise surface as a handshake failure at the first request, without naming the setting.
+ */
+function securityViolations(candidate: Record<string, unknown>): string[] {
+  const violations: string[] = []
+  const section = (name: string) => candidate[name] as Section
+  const isSet = (values: Section, key: string) => values?.[key] !== undefined
+  const both = (values: Section, a: string, b: string, message: string) => {
+    if (isSet(values, a) !== isSet(values, b)) violations.push(message)
+  }
+  const kafka = section('kafka')
+  if (isSet(kafka, 'saslMechanism') && !(isSet(kafka, 'saslUsername') && isSet(kafka, 'saslPassword'))) {
+    violations.push('KAFKA_SASL_MECHANISM: needs KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD')
+  }
+  if (!isSet(kafka, 'saslMechanism') && (isSet(kafka, 'saslUsername') || isSet(kafka, 'saslPassword'))) {
+    violations.push('KAFKA_SASL_USERNAME: needs KAFKA_SASL_MECHANISM (plain, scram-sha-256 or scram-sha-512)')
+  }
+  both(
+    kafka,
+    'sslCertFile',
+    'sslKeyFile',
+    'KAFKA_SSL_CERT_FILE: a client certificate needs its key (KAFKA_SSL_KEY_FILE), and a key its certificate',
+  )
+  both(
+    section('schemaRegistry'),
+    'username',
+    'password',
+    'SCHEMA_REGISTRY_USERNAME: needs SCHEMA_REGISTRY_PASSWORD, and a password its username',
+  )
+  const elasticsearch = section('elasticsearch')
+  both(
+    elasticsearch,
+    'username',
+    'password',
+    'ELASTICSEARCH_USERNAME: needs ELASTICSEARCH_PASSWORD, and a password its username',
+  )
+  if (isSet(elasticsearch, 'apiKey') && isSet(elasticsearch, 'username')) {
+    violations.push(
+      'ELASTICSEARCH_API_KEY: contradicts ELASTICSEARCH_USERNAME; authenticate with one of them',
+    )
+  }
+  if (isSet(elasticsearch, 'caFile') && isSet(elasticsearch, 'caFingerprint')) {
+    violations.push(
+      'ELASTICSEARCH_CA_FINGERPRINT: contradicts ELASTICSEARCH_CA_FILE; trust the CA by one of them',
+    )
+  }
+  const neo4j = section('neo4j')
+  both(neo4j, 'username', 'password', 'NEO4J_USERNAME: needs NEO4J_PASSWORD, and a password its username')
+  if (
+    isSet(neo4j, 'caFile') &&
+    /^[a-z0-9]+\+s{1,2}c?:/i.test(typeof neo4j?.uri === 'string' ? neo4j.uri : '')
+  ) {
+    violations.push(
+      'NEO4J_CA_FILE: contradicts a neo4j+s:// or +ssc:// URI, which chooses its own trust; use bolt:// or neo4j://',
+    )
+  }
+  const clickhouse = section('clickhouse')
+  if (
+    isSet(clickhouse, 'caFile') &&
+    !(typeof clickhouse?.url === 'string' ? clickhouse.url : '').startsWith('https:')
+  ) {
+    violations.push('CLICKHOUSE_CA_FILE: applies only to an https:// CLICKHOUSE_URL')
+  }
+  for (const { variable, path } of listConfigVariables()) {
+    if (!variable.endsWith('_FILE')) continue
+    const [sectionName, key] = path.split('.')
+    const file = sectionName && key ? section(sectionName)?.[key] : undefined
+    if (typeof file !== 'string') continue
+    try {
+      accessSync(file, fsConstants.R_OK)
+    } catch (error) {
+      violations.push(
+        `${variable}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      )
+    }
+  }
+  return violations
 }

@@ -1,6 +1,11 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import serviceConfigSchema from '@memory-service/schemas/config/ServiceConfig.schema.json' with { type: 'json' }
 import { localEmbeddingModelNames } from '../embeddings/localEmbeddingModels.js'
+import { kafkaConnectionOf } from '../kafka/createKafka.js'
+import { schemaRegistryConnectionOf } from '../schemaRegistry/createSchemaCodec.js'
 import { ConfigError, listConfigVariables, loadConfig } from './loadConfig.js'
 
 describe('loadConfig', () => {
@@ -151,5 +156,106 @@ describe('loadConfig', () => {
         'SCHEMA_REGISTRY_URL',
       ]),
     )
+  })
+})
+
+describe('secured connections', () => {
+  const directory = mkdtempSync(join(tmpdir(), 'memory-service-config-'))
+  const pem = (name: string, text: string) => {
+    const file = join(directory, name)
+    writeFileSync(file, text)
+    return file
+  }
+  const violationsOf = (env: NodeJS.ProcessEnv): string[] => {
+    try {
+      loadConfig({ MEMORY_SERVICE_STATE_DIR: directory, ...env })
+      return []
+    } catch (error) {
+      return (error as ConfigError).violations
+    }
+  }
+
+  it('reads Kafka TLS and SASL from the environment, with the contents of the PEM files', () => {
+    const ca = pem('kafka-ca.pem', 'CA PEM')
+    const config = loadConfig({
+      MEMORY_SERVICE_STATE_DIR: directory,
+      KAFKA_BROKERS: 'broker.example:9094',
+      KAFKA_SSL_CA_FILE: ca,
+      KAFKA_SASL_MECHANISM: 'scram-sha-512',
+      KAFKA_SASL_USERNAME: 'memory',
+      KAFKA_SASL_PASSWORD: 'hunter2',
+    })
+    expect(kafkaConnectionOf(config.kafka, 'cli')).toEqual({
+      brokers: ['broker.example:9094'],
+      clientId: 'cli',
+      ssl: { ca: 'CA PEM' },
+      sasl: { mechanism: 'scram-sha-512', username: 'memory', password: 'hunter2' },
+    })
+    // TLS on without files trusts the system's authorities; nothing set is a plaintext connection.
+    expect(kafkaConnectionOf(loadConfig({ KAFKA_SSL: 'true' }).kafka).ssl).toBe(true)
+    expect(kafkaConnectionOf(loadConfig({}).kafka)).toEqual({
+      brokers: ['127.0.0.1:9092'],
+      clientId: 'memory-service',
+    })
+  })
+
+  it('reads the credentials and CA of the schema registry', () => {
+    const ca = pem('registry-ca.pem', 'REGISTRY CA')
+    const config = loadConfig({
+      SCHEMA_REGISTRY_URL: 'https://registry.example/apis/ccompat/v7',
+      SCHEMA_REGISTRY_USERNAME: 'memory',
+      SCHEMA_REGISTRY_PASSWORD: 'hunter2',
+      SCHEMA_REGISTRY_CA_FILE: ca,
+    })
+    expect(schemaRegistryConnectionOf(config.schemaRegistry)).toEqual({
+      url: 'https://registry.example/apis/ccompat/v7',
+      username: 'memory',
+      password: 'hunter2',
+      ca: 'REGISTRY CA',
+    })
+  })
+
+  it('names the setting of every half-configured or contradictory secured connection', () => {
+    const ca = pem('ca.pem', 'CA')
+    const violations = violationsOf({
+      KAFKA_SASL_MECHANISM: 'scram-sha-256',
+      KAFKA_SSL_CERT_FILE: ca,
+      SCHEMA_REGISTRY_USERNAME: 'memory',
+      ELASTICSEARCH_API_KEY: 'key',
+      ELASTICSEARCH_USERNAME: 'elastic',
+      ELASTICSEARCH_PASSWORD: 'secret',
+      ELASTICSEARCH_CA_FILE: ca,
+      ELASTICSEARCH_CA_FINGERPRINT: 'AA:'.repeat(31) + 'AA',
+      NEO4J_URI: 'neo4j+s://graph.example:7687',
+      NEO4J_CA_FILE: ca,
+      CLICKHOUSE_URL: 'http://clickhouse.example:8123',
+      CLICKHOUSE_CA_FILE: ca,
+    })
+    expect(violations.map((violation) => violation.split(':')[0]).sort()).toEqual([
+      'CLICKHOUSE_CA_FILE',
+      'ELASTICSEARCH_API_KEY',
+      'ELASTICSEARCH_CA_FINGERPRINT',
+      'KAFKA_SASL_MECHANISM',
+      'KAFKA_SSL_CERT_FILE',
+      'NEO4J_CA_FILE',
+      'SCHEMA_REGISTRY_USERNAME',
+    ])
+    expect(violationsOf({ KAFKA_SASL_USERNAME: 'memory', KAFKA_SASL_PASSWORD: 'x' })).toEqual([
+      expect.stringMatching(/^KAFKA_SASL_USERNAME: needs KAFKA_SASL_MECHANISM/),
+    ])
+    expect(violationsOf({ KAFKA_SASL_MECHANISM: 'gssapi' })[0]).toMatch(/^KAFKA_SASL_MECHANISM: /)
+  })
+
+  it('names a CA or key file it cannot read, and never echoes a secret in a violation', () => {
+    const violations = violationsOf({
+      KAFKA_SSL_CA_FILE: join(directory, 'missing.pem'),
+      ELASTICSEARCH_CA_FILE: join(directory, 'also-missing.pem'),
+      KAFKA_SASL_PASSWORD: 'hunter2-secret',
+    })
+    expect(violations).toContain(`KAFKA_SSL_CA_FILE: cannot read ${join(directory, 'missing.pem')} (ENOENT)`)
+    expect(violations).toContain(
+      `ELASTICSEARCH_CA_FILE: cannot read ${join(directory, 'also-missing.pem')} (ENOENT)`,
+    )
+    expect(violations.join('\n')).not.toContain('hunter2-secret')
   })
 })

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { RejectedWriteError } from '../failures/permanentFailures.js'
 import { Client, type estypes } from '@elastic/elasticsearch'
 
@@ -5,14 +6,26 @@ export interface ElasticsearchConnectionOptions {
   url: string
   username?: string
   password?: string
+  /** Instead of a username and password (loadConfig refuses both). */
+  apiKey?: string
+  /** PEM file of the authorities to trust for an https URL. */
+  caFile?: string
+  /** SHA-256 fingerprint of the CA certificate to trust, as Elasticsearch prints it at its first start. */
+  caFingerprint?: string
 }
 
 export function createElasticsearchClient(options: ElasticsearchConnectionOptions): Client {
+  const auth =
+    options.apiKey !== undefined
+      ? { apiKey: options.apiKey }
+      : options.username !== undefined && options.password !== undefined
+        ? { username: options.username, password: options.password }
+        : undefined
   return new Client({
     node: options.url,
-    ...(options.username !== undefined && options.password !== undefined
-      ? { auth: { username: options.username, password: options.password } }
-      : {}),
+    ...(auth ? { auth } : {}),
+    ...(options.caFile !== undefined ? { tls: { ca: readFileSync(options.caFile, 'utf8') } } : {}),
+    ...(options.caFingerprint !== undefined ? { caFingerprint: options.caFingerprint } : {}),
     requestTimeout: 30_000,
   })
 }

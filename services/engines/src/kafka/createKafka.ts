@@ -1,10 +1,41 @@
-import { Kafka, logLevel as KafkaLogLevel, type LogEntry, type logCreator } from 'kafkajs'
+import { readFileSync } from 'node:fs'
+import { Kafka, logLevel as KafkaLogLevel, type LogEntry, type logCreator, type SASLOptions } from 'kafkajs'
+import type { ServiceConfig } from '@memory-service/contracts'
 import type { Logger } from '../logging/createLogger.js'
 
-export interface KafkaConnectionOptions {
+/** TLS to the brokers: `true` trusts the system's authorities; PEM contents otherwise. */
+export type KafkaTls = true | { ca?: string; cert?: string; key?: string }
+
+/** Where the brokers are and how to authenticate, as plain data (it crosses into the event writer's thread). */
+export interface KafkaConnection {
   brokers: string[]
   clientId: string
+  ssl?: KafkaTls
+  sasl?: SASLOptions
+}
+
+export interface KafkaConnectionOptions extends KafkaConnection {
   logger: Logger
+}
+
+/**
+ * The connection the configuration describes, with its PEM files read: TLS when asked for or implied by a CA or a
+ * client certificate, SASL when a mechanism is set (loadConfig checked the pairs and that the files are readable).
+ */
+export function kafkaConnectionOf(kafka: ServiceConfig['kafka'], clientId = kafka.clientId): KafkaConnection {
+  const read = (file: string | undefined) => (file === undefined ? undefined : readFileSync(file, 'utf8'))
+  const files = { ca: read(kafka.sslCaFile), cert: read(kafka.sslCertFile), key: read(kafka.sslKeyFile) }
+  const pem = Object.fromEntries(Object.entries(files).filter(([, value]) => value !== undefined))
+  const ssl: KafkaTls | undefined = Object.keys(pem).length > 0 ? pem : kafka.ssl ? true : undefined
+  const sasl: SASLOptions | undefined =
+    kafka.saslMechanism !== undefined && kafka.saslUsername !== undefined && kafka.saslPassword !== undefined
+      ? {
+          mechanism: kafka.saslMechanism,
+          username: kafka.saslUsername,
+          password: kafka.saslPassword,
+        }
+      : undefined
+  return { brokers: kafka.brokers, clientId, ...(ssl ? { ssl } : {}), ...(sasl ? { sasl } : {}) }
 }
 
 const toPinoLevel: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
@@ -27,7 +58,7 @@ function isExpectedNoise(message: string, error: unknown): boolean {
 }
 
 /** A kafkajs client whose log lines go through our logger instead of kafkajs's own console output. */
-export function createKafka({ brokers, clientId, logger }: KafkaConnectionOptions): Kafka {
+export function createKafka({ brokers, clientId, ssl, sasl, logger }: KafkaConnectionOptions): Kafka {
   const kafkaLogger = logger.child({ component: 'kafkajs' })
   const logCreator: logCreator =
     () =>
@@ -39,6 +70,8 @@ export function createKafka({ brokers, clientId, logger }: KafkaConnectionOption
   return new Kafka({
     brokers,
     clientId,
+    ...(ssl !== undefined ? { ssl } : {}),
+    ...(sasl !== undefined ? { sasl } : {}),
     logLevel: KafkaLogLevel.WARN,
     logCreator,
     retry: { initialRetryTime: 200, retries: 8 },

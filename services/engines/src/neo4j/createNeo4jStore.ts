@@ -5,6 +5,8 @@ export interface Neo4jConnectionOptions {
   uri: string
   username?: string
   password?: string
+  /** PEM file of the authorities to trust: TLS on a bolt:// or neo4j:// URI, trusting those only. */
+  caFile?: string
 }
 
 export function createNeo4jDriver(options: Neo4jConnectionOptions): Driver {
@@ -15,6 +17,14 @@ export function createNeo4jDriver(options: Neo4jConnectionOptions): Driver {
   return neo4j.driver(options.uri, auth, {
     disableLosslessIntegers: true,
     connectionAcquisitionTimeout: 10_000,
+    // A +s / +ssc URI carries its own TLS settings and the driver refuses them twice.
+    ...(options.caFile !== undefined
+      ? {
+          encrypted: 'ENCRYPTION_ON' as const,
+          trust: 'TRUST_CUSTOM_CA_SIGNED_CERTIFICATES' as const,
+          trustedCertificates: [options.caFile],
+        }
+      : {}),
   })
 }
 

@@ -1,3 +1,7 @@
+import { readFileSync } from 'node:fs'
+import { get as httpGet, type Agent as HttpAgent } from 'node:http'
+import { Agent as HttpsAgent, get as httpsGet } from 'node:https'
+import type { ServiceConfig } from '@memory-service/contracts'
 import { SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry'
 import { Ajv } from 'ajv'
 import addFormats from 'ajv-formats'
@@ -60,7 +64,75 @@ function isCompatibilityAlreadySet(error: unknown): boolean {
   return name === 'ResponseError' && status === 409 && typeof url === 'string' && url.includes('/config/')
 }
 
-export function createSchemaCodec(registryUrl: string): SchemaCodec {
+/** Where the registry is and how to authenticate; a bare URL is an open registry. */
+export interface SchemaRegistryConnection {
+  url: string
+  username?: string
+  password?: string
+  /** PEM of the authorities to trust for an https registry (default: the system's). */
+  ca?: string
+}
+
+/** The connection the configuration describes, with its CA file read (loadConfig checked it is readable). */
+export function schemaRegistryConnectionOf(
+  registry: ServiceConfig['schemaRegistry'],
+): SchemaRegistryConnection {
+  return {
+    url: registry.url,
+    ...(registry.username !== undefined && registry.password !== undefined
+      ? { username: registry.username, password: registry.password }
+      : {}),
+    ...(registry.caFile !== undefined ? { ca: readFileSync(registry.caFile, 'utf8') } : {}),
+  }
+}
+
+/** GET of a JSON document from the registry, through the same agent and credentials as the library's calls. */
+function getJson(
+  url: string,
+  agent: HttpAgent | undefined,
+  authorization: string | undefined,
+): Promise<unknown> {
+  const get = url.startsWith('https:') ? httpsGet : httpGet
+  return new Promise((resolve, reject) => {
+    const request = get(
+      url,
+      { agent, timeout: 5000, headers: authorization ? { authorization } : {} },
+      (response) => {
+        const chunks: Buffer[] = []
+        response.on('data', (chunk: Buffer) => chunks.push(chunk))
+        response.on('end', () => {
+          if ((response.statusCode ?? 500) >= 300) {
+            reject(new Error(`Schema registry answered ${String(response.statusCode)}`))
+            return
+          }
+          try {
+            resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')))
+          } catch (error) {
+            reject(error instanceof Error ? error : new Error(String(error)))
+          }
+        })
+        response.on('error', reject)
+      },
+    )
+    request.on('timeout', () => request.destroy(new Error('Schema registry did not answer within 5000 ms')))
+    request.on('error', reject)
+  })
+}
+
+export function createSchemaCodec(connection: string | SchemaRegistryConnection): SchemaCodec {
+  const {
+    url: registryUrl,
+    username,
+    password,
+    ca,
+  } = typeof connection === 'string' ? { url: connection } : connection
+  const base = registryUrl.replace(/\/$/, '')
+  const agent =
+    ca !== undefined && base.startsWith('https:') ? new HttpsAgent({ ca, keepAlive: true }) : undefined
+  const auth = username !== undefined && password !== undefined ? { username, password } : undefined
+  const authorization = auth
+    ? `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`
+    : undefined
   const newAjv = (): Ajv => {
     // Every version of a subject keeps its schema's $id; a process that decodes old and new versions (a replay)
     // must not have them clash, so compiled schemas are not added to the instance by $id.
@@ -78,7 +150,7 @@ export function createSchemaCodec(registryUrl: string): SchemaCodec {
   // The library compiles schemas with the Ajv it is given (its own rejects `format`); ours runs first on encode
   // because it reports every failing path. Both are Ajv 8; only the nested copies' types differ.
   const registry = new SchemaRegistry(
-    { host: registryUrl.replace(/\/$/, '') },
+    { host: base, ...(auth ? { auth } : {}), ...(agent ? { agent } : {}) },
     { [SchemaType.JSON]: { ajvInstance: newAjv() as never } },
   )
   const ids = new Map<string, number>()
@@ -123,11 +195,7 @@ export function createSchemaCodec(registryUrl: string): SchemaCodec {
     },
     decode: <T>(message: Buffer) => registry.decode(message) as Promise<T>,
     async listSubjects() {
-      const response = await fetch(`${registryUrl.replace(/\/$/, '')}/subjects`, {
-        signal: AbortSignal.timeout(5000),
-      })
-      if (!response.ok) throw new Error(`Schema registry answered ${response.status}`)
-      return (await response.json()) as string[]
+      return (await getJson(`${base}/subjects`, agent, authorization)) as string[]
     },
   }
 }

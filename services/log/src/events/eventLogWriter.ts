@@ -21,8 +21,8 @@ if (!port) throw new Error('eventLogWriter.ts runs as a worker thread')
 const logger = createLogger({ level: settings.logLevel, name: settings.loggerName }).child({
   component: 'event-log-writer',
 })
-const kafka = createKafka({ brokers: settings.brokers, clientId: settings.clientId, logger })
-const codec = createSchemaCodec(settings.registryUrl)
+const kafka = createKafka({ ...settings.kafka, logger })
+const codec = createSchemaCodec(settings.registry)
 await codec.register([{ subject: CONVERSATION_EVENT_SUBJECT, schema: conversationEventRecordedSchema }])
 const producer = await createEventProducer(kafka, codec)
 const recorded = await createEventIdTail({

@@ -5,15 +5,14 @@ import { Worker } from 'node:worker_threads'
 import type { EventBatchResponse } from '@memory-service/contracts'
 import { AppError } from '@memory-service/domain'
 import type { ErrorCode } from '@memory-service/domain'
-import type { Logger } from '@memory-service/engines'
+import type { KafkaConnection, Logger, SchemaRegistryConnection } from '@memory-service/engines'
 import type { EventRecorder } from './createEventRecorder.js'
 import type { DedupeWindowStats } from '@memory-service/domain'
 
 /** What the writer thread is started with (structured-cloneable). */
 export interface WriterSettings {
-  brokers: string[]
-  clientId: string
-  registryUrl: string
+  kafka: KafkaConnection
+  registry: SchemaRegistryConnection
   topic: string
   windowMs: number
   maxEntries: number
