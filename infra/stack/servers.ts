@@ -4,6 +4,12 @@ import { join } from 'node:path'
 import type { DependencyName } from '@memory-service/engines'
 import type { Jdk } from './environment.js'
 import { copyArtifact, copyDependencies, type MavenContext } from './maven.js'
+import {
+  ensureScramUser,
+  ensureSecuredKafkaFiles,
+  securedKafkaPort,
+  securedListenerProperties,
+} from './securedKafka.js'
 import type { LaunchSpec } from './processes.js'
 
 export interface ServerContext {
@@ -15,6 +21,8 @@ export interface ServerContext {
   logDir: string
   downloadsDir: string
   jdk: Jdk
+  /** Certificates the stack generates for its secured listeners (securedKafka.ts). */
+  tlsDir: string
   /** Non-root user that runs servers which refuse root. */
   serviceUser: string | undefined
 }
@@ -32,6 +40,8 @@ export interface ServerDefinition {
   /** Writes configuration and prepares data directories; runs before every start (idempotent). */
   configure(ctx: ServerContext): void
   launch(ctx: ServerContext): LaunchSpec
+  /** Runs once the server answers after this stack started it: what needs the running server (credentials). */
+  afterReady?(ctx: ServerContext): void
 }
 
 const kafkaVersion = '4.3.1'
@@ -63,7 +73,7 @@ export const kafka: ServerDefinition = {
   name: 'kafka',
   dependency: 'kafka',
   version: kafkaVersion,
-  ports: { broker: 9092, controller: 9093 },
+  ports: { broker: 9092, controller: 9093, secured: securedKafkaPort },
   java: { min: 17 },
   startupTimeoutMs: 90_000,
   async install(ctx) {
@@ -82,15 +92,18 @@ export const kafka: ServerDefinition = {
   },
   configure(ctx) {
     mkdirSync(ctx.dataDir, { recursive: true })
+    const secured = ensureSecuredKafkaFiles(ctx.tlsDir, ctx.jdk)
     writeLines(join(ctx.installDir, 'server.properties'), [
       'process.roles=broker,controller',
       'node.id=1',
       'controller.quorum.voters=1@127.0.0.1:9093',
-      'listeners=PLAINTEXT://127.0.0.1:9092,CONTROLLER://127.0.0.1:9093',
-      'advertised.listeners=PLAINTEXT://127.0.0.1:9092',
+      // The services use the plaintext listener; SASL_SSL beside it is what the secured-connection tests use.
+      `listeners=PLAINTEXT://127.0.0.1:9092,CONTROLLER://127.0.0.1:9093,SASL_SSL://127.0.0.1:${securedKafkaPort}`,
+      `advertised.listeners=PLAINTEXT://127.0.0.1:9092,SASL_SSL://127.0.0.1:${securedKafkaPort}`,
       'controller.listener.names=CONTROLLER',
       'inter.broker.listener.name=PLAINTEXT',
-      'listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT',
+      'listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,SASL_SSL:SASL_SSL',
+      ...securedListenerProperties(secured),
       `log.dirs=${ctx.dataDir}`,
       'num.partitions=1',
       // A single broker cannot host internal topics with the default replication factor of 3.
@@ -149,6 +162,9 @@ export const kafka: ServerDefinition = {
         join(ctx.installDir, 'server.properties'),
       ],
     }
+  },
+  afterReady(ctx) {
+    ensureScramUser(ctx.installDir, ctx.jdk, '127.0.0.1:9092')
   },
 }
 

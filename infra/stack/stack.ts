@@ -81,6 +81,7 @@ function serverContext(server: ServerDefinition, paths: Layout, jdk: Jdk, progre
     installDir: join(paths.stateDir, 'servers', `${server.name}-${server.version}`),
     dataDir: join(paths.stateDir, 'data', server.name),
     logDir: paths.logDir,
+    tlsDir: join(paths.stateDir, 'tls'),
     downloadsDir: join(paths.cacheDir, 'downloads'),
     jdk,
     serviceUser: process.getuid?.() === 0 && server.name === 'elasticsearch' ? serviceUser : undefined,
@@ -224,7 +225,7 @@ export async function stackUp(progress: Progress, env: NodeJS.ProcessEnv = proce
     if (process.getuid?.() === 0) ensureServiceUser()
 
     const jdks = findJdks()
-    const launched: { server: ServerDefinition; pid: number; logFile: string }[] = []
+    const launched: { server: ServerDefinition; pid: number; logFile: string; ctx: ServerContext }[] = []
     for (const server of pending) {
       const jdk = pickJdk(jdks, server.java)
       if (!jdk) throw new Error(`No JDK for ${server.name}`)
@@ -240,17 +241,18 @@ export async function stackUp(progress: Progress, env: NodeJS.ProcessEnv = proce
       const running = readPid(pidFile)
       if (running !== undefined && isAlive(running)) {
         progress(`${server.name}: process ${running} is running but not answering yet; waiting for it`)
-        launched.push({ server, pid: running, logFile })
+        launched.push({ server, pid: running, logFile, ctx })
         continue
       }
       server.configure(ctx)
       const pid = launch(server.launch(ctx), logFile, pidFile)
       progress(`${server.name}: started ${server.version} on Java ${jdk.major} (pid ${pid}, log ${logFile})`)
-      launched.push({ server, pid, logFile })
+      launched.push({ server, pid, logFile, ctx })
     }
     const results = await Promise.allSettled(
-      launched.map(async ({ server, pid, logFile }) => {
+      launched.map(async ({ server, pid, logFile, ctx }) => {
         const check = await waitUntilReady(server, engines, pid, progress, logFile)
+        server.afterReady?.(ctx)
         progress(`${server.name}: ready (${check.version}) in ${check.latency_ms} ms probe`)
       }),
     )

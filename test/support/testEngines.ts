@@ -116,8 +116,9 @@ export async function startGatewayWithInstance(
     ...options.env,
   })
   const logger = testLogger()
-  const kafka = shared.createKafka({ brokers: config.kafka.brokers, clientId: `${name}-e2e`, logger })
-  const codec = shared.createSchemaCodec(config.schemaRegistry.url)
+  // Through the same connection the services use (a secured listener, when the file's env asks for one).
+  const kafka = shared.createKafka({ ...shared.kafkaConnectionOf(config.kafka, `${name}-e2e`), logger })
+  const codec = shared.createSchemaCodec(shared.schemaRegistryConnectionOf(config.schemaRegistry))
   // The pipeline and projectors run in their production consumer groups, with faults injected by text markers.
   const gateway = await startServices(
     config,
