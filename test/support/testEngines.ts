@@ -117,8 +117,7 @@ export async function startGatewayWithInstance(
   })
   const logger = testLogger()
   // Through the same connection the services use (a secured listener, when the file's env asks for one).
-  const kafka = shared.createKafka({ ...shared.kafkaConnectionOf(config.kafka, `${name}-e2e`), logger })
-  const codec = shared.createSchemaCodec(shared.schemaRegistryConnectionOf(config.schemaRegistry))
+  const { kafka, schemaCodec: codec } = shared.connectLog(config, logger, `${name}-e2e`)
   // The pipeline and projectors run in their production consumer groups, with faults injected by text markers.
   const gateway = await startServices(
     config,

@@ -1,11 +1,4 @@
-import {
-  createKafka,
-  createLogger,
-  createSchemaCodec,
-  kafkaConnectionOf,
-  loadConfig,
-  schemaRegistryConnectionOf,
-} from '@memory-service/engines'
+import { connectLog, createLogger, loadConfig } from '@memory-service/engines'
 import { createDeadLetterInbox, type DeadLetterInbox } from '@memory-service/log'
 import { type Command } from 'commander'
 import { example } from './commandLine.js'
@@ -17,11 +10,8 @@ async function printFromInbox(
 ): Promise<void> {
   const config = loadConfig()
   const logger = createLogger({ level: 'warn', name: 'memory-service-cli', toStderr: true })
-  const kafka = createKafka({ ...kafkaConnectionOf(config.kafka, `${config.kafka.clientId}-cli`), logger })
-  const inbox = createDeadLetterInbox({
-    kafka,
-    codec: createSchemaCodec(schemaRegistryConnectionOf(config.schemaRegistry)),
-  })
+  const { kafka, schemaCodec } = connectLog(config, logger, `${config.kafka.clientId}-cli`)
+  const inbox = createDeadLetterInbox({ kafka, codec: schemaCodec })
   try {
     const result = await act(inbox)
     if (result === undefined) throw new Error(missing)

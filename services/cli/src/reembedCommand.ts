@@ -2,7 +2,6 @@ import {
   connectLogAndProjections,
   createEmbedder,
   createLeaseStore,
-  createLogger,
   loadConfig,
   type Embedder,
   type Logger,
@@ -14,7 +13,7 @@ import { createMemoryReembedding, type ReembeddingReport } from '@memory-service
 import { createEmbeddingInventory } from '@memory-service/read-models'
 import { Command, InvalidArgumentError, Option } from 'commander'
 import { example, exitCodes, parseAlone, positiveInteger } from './commandLine.js'
-import { logFormatOption, type LogFormatFlag } from './logFormatOption.js'
+import { logFormatOption, reportingCommandLogger, type LogFormatFlag } from './logFormatOption.js'
 
 interface ReembedOptions extends LogFormatFlag {
   instance?: string
@@ -96,13 +95,7 @@ export function parseReembedArguments(args: readonly string[]): ReembedPlan {
 export function addReembedCommand(program: Command): void {
   describeReembed(program.command('reembed')).action(async (options: ReembedOptions) => {
     const config = loadConfig()
-    const logger = createLogger({
-      level: config.log.level,
-      name: 'memory-service',
-      format: options.logFormat,
-      // stdout carries the JSON reports only, so they can be piped.
-      toStderr: true,
-    })
+    const logger = reportingCommandLogger(config, options.logFormat)
     console.log(JSON.stringify(await reembed(config, planOf(options), logger), null, 2))
   })
 }

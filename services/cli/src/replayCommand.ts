@@ -1,7 +1,6 @@
 import {
   connectLogAndProjections,
   createEmbedder,
-  createLogger,
   loadConfig,
   type Logger,
 } from '@memory-service/engines'
@@ -11,7 +10,7 @@ import { createPolicyLookup } from '@memory-service/commands'
 import { rebuildProjection, type RebuildReport, type RebuildStart } from '@memory-service/read-models'
 import { Command, InvalidArgumentError, Option } from 'commander'
 import { example, parseAlone } from './commandLine.js'
-import { logFormatOption, type LogFormatFlag } from './logFormatOption.js'
+import { logFormatOption, reportingCommandLogger, type LogFormatFlag } from './logFormatOption.js'
 
 const projections = { vector: ['vector'], graph: ['graph'], all: ['vector', 'graph'] } as const
 
@@ -77,13 +76,7 @@ export function parseReplayArguments(args: readonly string[]): ReplayPlan {
 export function addReplayCommand(program: Command): void {
   describeReplay(program.command('replay')).action(async (options: ReplayOptions) => {
     const config = loadConfig()
-    const logger = createLogger({
-      level: config.log.level,
-      name: 'memory-service',
-      format: options.logFormat,
-      // stdout carries the JSON report only, so it can be piped.
-      toStderr: true,
-    })
+    const logger = reportingCommandLogger(config, options.logFormat)
     console.log(JSON.stringify(await rebuild(config, planOf(options), logger), null, 2))
   })
 }

@@ -10,14 +10,7 @@ import {
   type Tier,
 } from '@memory-service/domain'
 import { createControlPlane } from '@memory-service/log'
-import {
-  createKafka,
-  createLogger,
-  createSchemaCodec,
-  kafkaConnectionOf,
-  loadConfig,
-  schemaRegistryConnectionOf,
-} from '@memory-service/engines'
+import { connectLog, createLogger, loadConfig } from '@memory-service/engines'
 import { createTenancyCommands } from '@memory-service/commands'
 import { Option, InvalidArgumentError, type Command } from 'commander'
 import { example, positiveInteger, requiresOption } from './commandLine.js'
@@ -63,12 +56,8 @@ type TenancySession = {
 async function printTenancyResult(act: (session: TenancySession) => unknown): Promise<void> {
   const config = loadConfig()
   const logger = createLogger({ level: 'warn', name: 'memory-service-cli', toStderr: true })
-  const kafka = createKafka({ ...kafkaConnectionOf(config.kafka, `${config.kafka.clientId}-cli`), logger })
-  const control = await createControlPlane({
-    kafka,
-    codec: createSchemaCodec(schemaRegistryConnectionOf(config.schemaRegistry)),
-    logger,
-  })
+  const { kafka, schemaCodec } = connectLog(config, logger, `${config.kafka.clientId}-cli`)
+  const control = await createControlPlane({ kafka, codec: schemaCodec, logger })
   const events = createControlEventFactory()
   const session = {
     tenancy: createTenancyCommands(control, events),

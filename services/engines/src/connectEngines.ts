@@ -48,10 +48,21 @@ export function clickhouseDataPath(config: ServiceConfig): string {
 /** The log and the memory projections, without ClickHouse (whose embedded engine admits one process per directory). */
 export type LogAndProjections = Pick<Engines, 'kafka' | 'schemaCodec' | 'elasticsearch' | 'neo4j' | 'close'>
 
+/** The log's clients (Kafka and the schema registry) as the configuration secures them; `clientId` names the caller. */
+export function connectLog(
+  config: ServiceConfig,
+  logger: Logger,
+  clientId = config.kafka.clientId,
+): Pick<Engines, 'kafka' | 'schemaCodec'> {
+  return {
+    kafka: createKafka({ ...kafkaConnectionOf(config.kafka, clientId), logger }),
+    schemaCodec: createSchemaCodec(schemaRegistryConnectionOf(config.schemaRegistry)),
+  }
+}
+
 /** Clients for the log and the projections only: what a rebuild needs, runnable next to the running services. */
 export function connectLogAndProjections(config: ServiceConfig, logger: Logger): LogAndProjections {
-  const kafka = createKafka({ ...kafkaConnectionOf(config.kafka), logger })
-  const schemaCodec = createSchemaCodec(schemaRegistryConnectionOf(config.schemaRegistry))
+  const { kafka, schemaCodec } = connectLog(config, logger)
   const elasticsearch = createElasticsearchClient(config.elasticsearch)
   const neo4j = createNeo4jStore(createNeo4jDriver(config.neo4j), config.neo4j.database)
   return {

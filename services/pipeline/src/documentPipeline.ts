@@ -506,10 +506,15 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
         ),
       )
     }
-    if (usage) {
+    // A model's tokens, for the extraction and for the fact decisions each.
+    for (const [modelUsage, by] of [
+      [usage, measuredBy],
+      [decided.usage, `${measuredBy}/fact-decisions`],
+    ] as const) {
+      if (!modelUsage) continue
       for (const [metric, value] of [
-        ['llm_input_tokens', usage.inputTokens],
-        ['llm_output_tokens', usage.outputTokens],
+        ['llm_input_tokens', modelUsage.inputTokens],
+        ['llm_output_tokens', modelUsage.outputTokens],
       ] as const) {
         usageEvents.push(
           usageEvent(
@@ -517,30 +522,9 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
               instanceId: accepted.instance_id,
               metric,
               value,
-              measuredBy,
+              measuredBy: by,
               occurredAt: finishedAt,
-              dimensions: { ...dimensions, operation: 'ingestion', model: usage.model },
-            },
-            correlationId,
-          ),
-        )
-      }
-    }
-    if (decided.usage) {
-      const decisionUsage = decided.usage
-      for (const [metric, value] of [
-        ['llm_input_tokens', decisionUsage.inputTokens],
-        ['llm_output_tokens', decisionUsage.outputTokens],
-      ] as const) {
-        usageEvents.push(
-          usageEvent(
-            {
-              instanceId: accepted.instance_id,
-              metric,
-              value,
-              measuredBy: `${measuredBy}/fact-decisions`,
-              occurredAt: finishedAt,
-              dimensions: { ...dimensions, operation: 'ingestion', model: decisionUsage.model },
+              dimensions: { ...dimensions, operation: 'ingestion', model: modelUsage.model },
             },
             correlationId,
           ),

@@ -22,7 +22,7 @@ import {
   type EntityMention,
 } from '../extraction/entityRecognition.js'
 import { isAssistantSpeaker } from '../extraction/assistantTurns.js'
-import { factSlotOf, type FactSlot } from './factSlots.js'
+import { factSlotOf, normalizedFactValue, type FactSlot } from './factSlots.js'
 
 /** Attributes read by meaning; `favorite:<thing>` comes from the phrase rules only. */
 export const meaningAttributes = [
@@ -515,15 +515,6 @@ function clausesOf(content: string): string[] {
     .filter(Boolean)
 }
 
-function normalizedValue(value: string): string {
-  return value
-    .toLowerCase()
-    .replace(/^(?:a|an|the) /, '')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/[.'’-]+$/, '')
-}
-
 /**
  * The attribute readings a clause may state, likeliest first: those whose words it uses or whose value kind it
  * names (a car make, a diet), or that the embedder finds it close to — and nearer than to a trip, a plan or someone
@@ -616,7 +607,7 @@ export function recognizeFact(
       if (notYet.test(clause.slice(0, found.at))) continue
       const people = view.mentions.filter((mention) => mention.type === 'person')
       if (isSomeoneElses(clause, speaker, found.at, reading.involvesOthers ? [] : people)) continue
-      const normalized = normalizedValue(found.value)
+      const normalized = normalizedFactValue(found.value)
       if (normalized === '' || normalized === subject) continue
       return {
         subject,

@@ -133,7 +133,8 @@ function subjectOf(stated: string, speaker: string | null): string | null {
   return first && !notAPerson.has(first) ? first : null
 }
 
-function normalized(value: string): string {
+/** A fact's value as compared between versions: lower case, no article, no trailing punctuation. */
+export function normalizedFactValue(value: string): string {
   return value
     .toLowerCase()
     .replace(/^(?:a|an|the) /, '')
@@ -156,8 +157,10 @@ export function factSlotOf(content: string, speaker: string | null): FactSlot | 
       : (match.groups.value?.replace(/^(?:honestly|ok|okay|so|well|yeah|ugh|lol),? /i, '') ?? null)
     if (!subject || !value) continue
     const attribute =
-      rule.attribute === 'favorite' ? `favorite:${normalized(match.groups.thing ?? '')}` : rule.attribute
-    const normalizedValue = normalized(value)
+      rule.attribute === 'favorite'
+        ? `favorite:${normalizedFactValue(match.groups.thing ?? '')}`
+        : rule.attribute
+    const normalizedValue = normalizedFactValue(value)
     if (normalizedValue.length === 0) continue
     return { subject, attribute, value: normalizedValue, key: `${subject}|${attribute}` }
   }
@@ -227,7 +230,7 @@ export function askedFactOf(question: string): AskedFact | null {
       question,
     )
   const attribute = favorite?.groups?.thing
-    ? `favorite:${normalized(favorite.groups.thing)}`
+    ? `favorite:${normalizedFactValue(favorite.groups.thing)}`
     : askedAttributes.find(({ pattern }) => pattern.test(question))?.attribute
   if (!attribute) return null
   const tokens = question.split(/[^\p{L}'’-]+/u).filter(Boolean)
