@@ -96,6 +96,8 @@ export async function startGatewayWithInstance(
     withWorkers?: boolean
     /** Configuration variables for this file's services (a fast webhook retry schedule, say). */
     env?: Partial<NodeJS.ProcessEnv>
+    /** Where the services log (a file the test reads afterwards, say); the test logger by default. */
+    logger?: Logger
   } = {},
 ) {
   const { startServices } = await import('../../services/cli/src/startServices.js')
@@ -115,7 +117,7 @@ export async function startGatewayWithInstance(
     PIPELINE_MAX_ATTEMPTS: '3',
     ...options.env,
   })
-  const logger = testLogger()
+  const logger = options.logger ?? testLogger()
   // Through the same connection the services use (a secured listener, when the file's env asks for one).
   const { kafka, schemaCodec: codec } = shared.connectLog(config, logger, `${name}-e2e`)
   // The pipeline and projectors run in their production consumer groups, with faults injected by text markers.

@@ -76,7 +76,7 @@ function printConfig(): void {
   console.log(
     JSON.stringify(
       config,
-      (key, value: unknown) => (/password|apikey|secret/i.test(key) ? '[redacted]' : value),
+      (key, value: unknown) => (/password|apikey|secret|masterkey/i.test(key) ? '[redacted]' : value),
       2,
     ),
   )

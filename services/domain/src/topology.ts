@@ -78,6 +78,8 @@ export const CONVERSATION_TURNS_INDEX = deployment.index('mem-conversation-turns
 export const CONVERSATIONS_INDEX = deployment.index('mem-conversations-v1')
 /** Erased users, so that their turns still on their way are not stored. */
 export const ERASURES_INDEX = deployment.index('mem-erasures-v1')
+/** The data subjects' encryption keys, wrapped: primary state, not a projection (no rebuild touches it). */
+export const DATA_KEYS_INDEX = deployment.index('mem-data-keys-v1')
 /** Every change of every memory, one document per version (GET /v1/memories/{memory_id}/history). */
 export const MEMORY_CHANGES_INDEX = deployment.index('mem-memory-changes-v1')
 /** Claims of document ingestions (documents are idempotent by their document_id). */

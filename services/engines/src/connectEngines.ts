@@ -13,16 +13,16 @@ import { createTopicAdmin } from './kafka/topicAdmin.js'
 import type { Logger } from './logging/createLogger.js'
 import { createNeo4jDriver, createNeo4jStore, type Neo4jStore } from './neo4j/createNeo4jStore.js'
 import type { DependencyName, DependencyProbe } from './readiness/dependencyChecks.js'
-import {
-  createSchemaCodec,
-  schemaRegistryConnectionOf,
-  type SchemaCodec,
-} from './schemaRegistry/createSchemaCodec.js'
+import { logCodecOf } from './encryption/logCodec.js'
+import type { SchemaCodec } from './schemaRegistry/createSchemaCodec.js'
+import type { Keyring } from './encryption/keyring.js'
 
 /** Live clients for every engine a process talks to, created once by its composition root. */
 export interface Engines {
   kafka: Kafka
   schemaCodec: SchemaCodec
+  /** The data subjects' keys the codec seals with; an erasure destroys one through it. */
+  keyring: Keyring
   elasticsearch: ElasticsearchClient
   neo4j: Neo4jStore
   /** Only in a process whose services use it (the gateway's analytics, the analytics projection). */
@@ -46,28 +46,39 @@ export function clickhouseDataPath(config: ServiceConfig): string {
 }
 
 /** The log and the memory projections, without ClickHouse (whose embedded engine admits one process per directory). */
-export type LogAndProjections = Pick<Engines, 'kafka' | 'schemaCodec' | 'elasticsearch' | 'neo4j' | 'close'>
+export type LogAndProjections = Pick<
+  Engines,
+  'kafka' | 'schemaCodec' | 'keyring' | 'elasticsearch' | 'neo4j' | 'close'
+>
 
-/** The log's clients (Kafka and the schema registry) as the configuration secures them; `clientId` names the caller. */
+/**
+ * The log's clients (Kafka and the schema registry) as the configuration secures them; `clientId` names the caller.
+ * The codec seals and opens personal content with the data keys in `elasticsearch` (a client of its own when none
+ * is given).
+ */
 export function connectLog(
   config: ServiceConfig,
   logger: Logger,
   clientId = config.kafka.clientId,
-): Pick<Engines, 'kafka' | 'schemaCodec'> {
+  elasticsearch: ElasticsearchClient = createElasticsearchClient(config.elasticsearch),
+): Pick<Engines, 'kafka' | 'schemaCodec' | 'keyring'> {
+  const { codec, keyring } = logCodecOf(config, elasticsearch, logger)
   return {
     kafka: createKafka({ ...kafkaConnectionOf(config.kafka, clientId), logger }),
-    schemaCodec: createSchemaCodec(schemaRegistryConnectionOf(config.schemaRegistry)),
+    schemaCodec: codec,
+    keyring,
   }
 }
 
 /** Clients for the log and the projections only: what a rebuild needs, runnable next to the running services. */
 export function connectLogAndProjections(config: ServiceConfig, logger: Logger): LogAndProjections {
-  const { kafka, schemaCodec } = connectLog(config, logger)
   const elasticsearch = createElasticsearchClient(config.elasticsearch)
+  const { kafka, schemaCodec, keyring } = connectLog(config, logger, config.kafka.clientId, elasticsearch)
   const neo4j = createNeo4jStore(createNeo4jDriver(config.neo4j), config.neo4j.database)
   return {
     kafka,
     schemaCodec,
+    keyring,
     elasticsearch,
     neo4j,
     async close() {
@@ -88,7 +99,7 @@ export async function connectEngines(
     clickhouse?: boolean
   } = {},
 ): Promise<Engines> {
-  const { kafka, schemaCodec, elasticsearch, neo4j } = connectLogAndProjections(config, logger)
+  const { kafka, schemaCodec, keyring, elasticsearch, neo4j } = connectLogAndProjections(config, logger)
   const clickhouse =
     options.clickhouse === false
       ? undefined
@@ -119,6 +130,7 @@ export async function connectEngines(
   return {
     kafka,
     schemaCodec,
+    keyring,
     elasticsearch,
     neo4j,
     clickhouse,

@@ -150,6 +150,8 @@ export async function startGatewayService(
     {
       kafka: kafkaConnectionOf(config.kafka, `${config.kafka.clientId}-event-writer`),
       registry: schemaRegistryConnectionOf(config.schemaRegistry),
+      elasticsearch: config.elasticsearch,
+      encryption: config.encryption,
       topic: CONVERSATION_EVENTS_TOPIC,
       windowMs: config.events.dedupeWindowSeconds * 1000,
       maxEntries: config.events.dedupeMaxEntries,
@@ -215,6 +217,7 @@ export async function startGatewayService(
             createAnalyticsStore(clickhouseOf(engines)),
             parseTokenPrices(config.analytics.tokenPrices),
             memoryStore,
+            engines.keyring,
           )
         : answeredByOwner<AnalyticsReports>(),
       conversations: createConversations({
@@ -231,6 +234,7 @@ export async function startGatewayService(
       }),
       erasure: createUserErasure({
         elasticsearch: engines.elasticsearch,
+        keyring: engines.keyring,
         neo4j: engines.neo4j,
         producer,
         conversations: conversationStore,

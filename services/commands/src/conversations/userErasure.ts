@@ -6,7 +6,7 @@ import type { Logger } from '@memory-service/engines'
 import { MEMORIES_ALIAS, MEMORIES_TOPIC, MEMORY_SUBJECT } from '@memory-service/domain'
 import type { MemoryHistory, StoredMemory } from '@memory-service/read-models'
 import { activeGraphGeneration, derivedFields } from '@memory-service/read-models'
-import type { Neo4jStore } from '@memory-service/engines'
+import type { Keyring, Neo4jStore } from '@memory-service/engines'
 import { conversationKey } from '@memory-service/domain'
 import type { ConversationStore } from '@memory-service/read-models'
 import { readContractSchema } from '@memory-service/contracts/files'
@@ -36,13 +36,17 @@ RETURN count(*) AS deleted`
 const projectionWaitMs = 20_000
 
 /**
- * Erases everything of one user of an instance, through the log so that replays and rebuilds erase too: each of
+ * Erases everything of one user of an instance. First their data key: every record of theirs sealed in the log
+ * (documents, turns, memories, compactions, their dead-lettered copies) is unreadable from then on, for every process
+ * and every replay. Then through the log, so that replays and rebuilds erase too: each of
  * their memories gets a deletion event (carrying no personal content), which the projectors apply to Elasticsearch
  * and Neo4j; a UserDataErased event makes the persistence writer drop their turns and conversations and never store
  * an older turn of theirs again. The receipt counts what each store held and no longer holds.
  */
 export function createUserErasure(deps: {
   elasticsearch: Client
+  /** Holds the user's data key, which the erasure destroys first: every record sealed under it becomes unreadable. */
+  keyring: Keyring
   neo4j: Neo4jStore
   producer: EventProducer
   conversations: ConversationStore
@@ -123,7 +127,10 @@ export function createUserErasure(deps: {
     return erased
   }
 
-  /** The deletion event of a memory: its identity and version, none of its content. */
+  /**
+   * The deletion event of a memory: its identity and version, none of its content, and no user: nothing in it is
+   * sealed, so the projectors read it after the user's key is gone (and a new key is not made for it).
+   */
   function deletionOf(memory: ErasedMemory, changedAt: string): MemoryChanged {
     return {
       type: 'memory_changed',
@@ -142,7 +149,7 @@ export function createUserErasure(deps: {
         confidence: memory.confidence,
         entities: [],
         relations: [],
-        scope: memory.scope,
+        scope: { ...memory.scope, user_id: null },
         source: memory.source,
         metadata: {},
         created_at: memory.created_at,
@@ -167,6 +174,8 @@ export function createUserErasure(deps: {
         ...memories,
         ...(await deletedBefore(instanceId, userId, new Set(memories.map((memory) => memory.id)))),
       ]
+      // First the key: from here on no process can read anything of theirs in the log, whatever happens next.
+      const keyDestroyed = await deps.keyring.destroy(instanceId, userId)
       for (let start = 0; start < erasedMemories.length; start += 100) {
         await deps.producer.append(
           MEMORIES_TOPIC,
@@ -218,7 +227,15 @@ export function createUserErasure(deps: {
           : 0
       const complete = left.elasticsearch === 0 && left.neo4j === 0
       deps.logger.info(
-        { instanceId, memories: memories.length, entities, ...removedConversations, complete, correlationId },
+        {
+          instanceId,
+          memories: memories.length,
+          entities,
+          ...removedConversations,
+          keyDestroyed,
+          complete,
+          correlationId,
+        },
         'user erased',
       )
       return {
@@ -236,7 +253,11 @@ export function createUserErasure(deps: {
           conversations: { elasticsearch: removedConversations.conversations },
           turns: { elasticsearch: removedConversations.turns },
         },
-        log: { memory_deletions: erasedMemories.length, erasure_event_id: erased.event_id },
+        log: {
+          memory_deletions: erasedMemories.length,
+          erasure_event_id: erased.event_id,
+          data_key_destroyed: keyDestroyed,
+        },
       }
     },
   }

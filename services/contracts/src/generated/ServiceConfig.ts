@@ -265,4 +265,25 @@ export interface ServiceConfig {
      */
     pollIntervalMs: number
   }
+  /**
+   * Encryption of personal content in the log (crypto-shredding): what a user's records carry of them is sealed under a data key of that user, which an erasure destroys.
+   */
+  encryption: {
+    /**
+     * Seal the personal content of new records. Off only to measure its cost or to run beside a release that cannot read sealed records: records sealed before are still read, but what is written meanwhile stays readable in the log after an erasure.
+     */
+    enabled: boolean
+    /**
+     * 32 bytes (64 hex characters or base64) that wrap every data key before it is stored. Every process must have the same. When absent, a fixed development key is used and a warning is logged: set it in production.
+     */
+    masterKey?: string
+    /**
+     * Comma-separated master keys replaced by ENCRYPTION_MASTER_KEY: they still unwrap the data keys they wrapped until `memory-service keys rewrap` has wrapped every key with the current one.
+     */
+    previousMasterKeys?: string[]
+    /**
+     * How long a process trusts a data key (or its absence) without reading the key store again. An erasure reaches the other processes at the latest this long after it.
+     */
+    keyCacheMs: number
+  }
 }

@@ -32,10 +32,14 @@ export interface UserErasureReceipt {
     }
   }
   /**
-   * What was appended to Kafka so that replays and rebuilds erase too.
+   * What was appended to Kafka so that replays and rebuilds erase too, and whether the key their records were sealed with was destroyed.
    */
   log: {
     memory_deletions: number
     erasure_event_id: string
+    /**
+     * The user's data key was destroyed (false: they had none, e.g. every record of theirs was written before encryption). Every record sealed under it, in every topic and dead letter, is unreadable from now on.
+     */
+    data_key_destroyed: boolean
   }
 }

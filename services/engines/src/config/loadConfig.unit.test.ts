@@ -34,6 +34,7 @@ describe('loadConfig', () => {
         concurrency: 16,
         pollIntervalMs: 500,
       },
+      encryption: { enabled: true, keyCacheMs: 30000 },
       extraction: { provider: 'builtin' },
       llm: { timeoutMs: 60000 },
       embeddings: {

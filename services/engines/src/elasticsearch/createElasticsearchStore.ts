@@ -30,6 +30,15 @@ export function createElasticsearchClient(options: ElasticsearchConnectionOption
   })
 }
 
+/**
+ * An engine's reason without the value it quotes: Elasticsearch ends a mapping refusal with a preview of the field's
+ * value, which is a user's content, and the reason goes into logs and into a dead letter's headers, which are not
+ * sealed and outlive an erasure.
+ */
+export function withoutFieldValues(reason: string): string {
+  return reason.replace(/Preview of field's value: '[\s\S]*$/, "Preview of field's value withheld.")
+}
+
 export interface IndexedDocument<T> {
   id: string
   /** The document to write, or `null` to delete it (a versioned delete leaves a tombstone at that version). */
@@ -113,7 +122,7 @@ export function createElasticsearchStore<T extends object>(
         if (!error) continue
         if (error.type === 'version_conflict_engine_exception') skipped += 1
         else {
-          failures.push(`${result._id ?? '?'}: ${error.type} ${error.reason ?? ''}`)
+          failures.push(`${result._id ?? '?'}: ${error.type} ${withoutFieldValues(error.reason ?? '')}`)
           // 400: the document itself is refused (a value the mapping cannot take); 429 and 5xx pass.
           if (result.status !== 400) retryable = true
         }

@@ -29,6 +29,13 @@ export interface SchemaCodec {
   register(registrations: SchemaRegistration[]): Promise<Map<string, number>>
   /** Validates and encodes in the Confluent wire format: magic byte 0, 4-byte schema id, JSON payload. */
   encode(subject: string, payload: unknown): Promise<Buffer>
+  /** Checks a payload against the subject's schema; throws {@link SchemaValidationError} listing every failure. */
+  validate(subject: string, payload: unknown): void
+  /**
+   * Frames a payload for a subject without checking it: for a payload derived by code from one already checked
+   * against another schema (a sealed record from its plaintext).
+   */
+  frame(subject: string, payload: unknown): Buffer
   /** Decodes any Confluent-framed message, fetching (and caching) the writer's schema by id. */
   decode<T = unknown>(message: Buffer): Promise<T>
   /** The registry's list of subjects; doubles as a readiness call. */
@@ -161,6 +168,28 @@ export function createSchemaCodec(connection: string | SchemaRegistryConnection)
   >()
   const prefixes = new Map<string, Buffer>()
 
+  function validate(subject: string, payload: unknown): void {
+    const compiled = validators.get(subject)
+    if (compiled === undefined) {
+      throw new Error(`Schema for subject ${subject} is not registered in this process`)
+    }
+    if (!compiled.quick(payload) && !(compiled.full(payload) as boolean)) {
+      const paths = (compiled.full.errors ?? []).map((error) =>
+        `${error.instancePath || '/'} ${error.message ?? ''}`.trim(),
+      )
+      throw new SchemaValidationError(subject, paths)
+    }
+  }
+  function frame(subject: string, payload: unknown): Buffer {
+    const prefix = prefixes.get(subject)
+    if (prefix === undefined) {
+      throw new Error(`Schema for subject ${subject} is not registered in this process`)
+    }
+    // The wire format: magic byte 0, the schema id (4 bytes, big-endian), the JSON. Framed here rather than by
+    // the registry library, whose encode validates the payload a second time (the write path's costliest step).
+    return Buffer.concat([prefix, Buffer.from(JSON.stringify(payload))])
+  }
+
   return {
     async register(registrations) {
       for (const { subject, schema } of registrations) {
@@ -178,21 +207,11 @@ export function createSchemaCodec(connection: string | SchemaRegistryConnection)
       return new Map(ids)
     },
     async encode(subject, payload) {
-      const prefix = prefixes.get(subject)
-      const validate = validators.get(subject)
-      if (prefix === undefined || validate === undefined) {
-        throw new Error(`Schema for subject ${subject} is not registered in this process`)
-      }
-      if (!validate.quick(payload) && !(validate.full(payload) as boolean)) {
-        const paths = (validate.full.errors ?? []).map((error) =>
-          `${error.instancePath || '/'} ${error.message ?? ''}`.trim(),
-        )
-        throw new SchemaValidationError(subject, paths)
-      }
-      // The wire format: magic byte 0, the schema id (4 bytes, big-endian), the JSON. Framed here rather than by
-      // the registry library, whose encode validates the payload a second time (the write path's costliest step).
-      return Buffer.concat([prefix, Buffer.from(JSON.stringify(payload))])
+      validate(subject, payload)
+      return frame(subject, payload)
     },
+    validate,
+    frame,
     decode: <T>(message: Buffer) => registry.decode(message) as Promise<T>,
     async listSubjects() {
       return (await getJson(`${base}/subjects`, agent, authorization)) as string[]

@@ -8,7 +8,12 @@ import { createCoalescingAppender } from '../kafka/coalescingAppender.js'
 import { createKafka } from '@memory-service/engines'
 import { createEventProducer } from '../kafka/eventProducer.js'
 import { createLogger } from '@memory-service/engines'
-import { createSchemaCodec } from '@memory-service/engines'
+import {
+  createElasticsearchClient,
+  createSchemaCodec,
+  createSealingCodec,
+  keyringOf,
+} from '@memory-service/engines'
 import { CONVERSATION_EVENT_SUBJECT, conversationEventRecordedSchema } from '@memory-service/domain'
 import { createEventRecorder } from './createEventRecorder.js'
 import { createEventIdTail } from './eventIdTail.js'
@@ -22,7 +27,12 @@ const logger = createLogger({ level: settings.logLevel, name: settings.loggerNam
   component: 'event-log-writer',
 })
 const kafka = createKafka({ ...settings.kafka, logger })
-const codec = createSchemaCodec(settings.registry)
+const elasticsearch = createElasticsearchClient(settings.elasticsearch)
+const codec = createSealingCodec(
+  createSchemaCodec(settings.registry),
+  keyringOf(settings.encryption, elasticsearch),
+  { seal: settings.encryption.enabled },
+)
 await codec.register([{ subject: CONVERSATION_EVENT_SUBJECT, schema: conversationEventRecordedSchema }])
 const producer = await createEventProducer(kafka, codec)
 const recorded = await createEventIdTail({
@@ -43,7 +53,7 @@ void recorded.ready.then(() => post({ kind: 'caught-up' }))
 
 port.on('message', (message: WriterRequest) => {
   if (message.kind === 'close') {
-    void Promise.allSettled([recorded.close(), producer.close()]).then(() => {
+    void Promise.allSettled([recorded.close(), producer.close(), elasticsearch.close()]).then(() => {
       post({ kind: 'closed' })
       port.close()
     })

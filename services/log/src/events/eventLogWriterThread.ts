@@ -5,7 +5,12 @@ import { Worker } from 'node:worker_threads'
 import type { EventBatchResponse } from '@memory-service/contracts'
 import { AppError } from '@memory-service/domain'
 import type { ErrorCode } from '@memory-service/domain'
-import type { KafkaConnection, Logger, SchemaRegistryConnection } from '@memory-service/engines'
+import type {
+  KafkaConnection,
+  Logger,
+  SchemaRegistryConnection,
+  ServiceConfig,
+} from '@memory-service/engines'
 import type { EventRecorder } from './createEventRecorder.js'
 import type { DedupeWindowStats } from '@memory-service/domain'
 
@@ -13,6 +18,9 @@ import type { DedupeWindowStats } from '@memory-service/domain'
 export interface WriterSettings {
   kafka: KafkaConnection
   registry: SchemaRegistryConnection
+  /** Where the data keys are and how they are wrapped: the thread seals what it writes like every writer. */
+  elasticsearch: ServiceConfig['elasticsearch']
+  encryption: ServiceConfig['encryption']
   topic: string
   windowMs: number
   maxEntries: number

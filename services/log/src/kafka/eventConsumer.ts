@@ -1,7 +1,7 @@
 import type { Consumer, IHeaders, Kafka, KafkaMessage } from 'kafkajs'
 import type { Logger } from '@memory-service/engines'
 import type { SchemaCodec } from '@memory-service/engines'
-import { isPermanentFailure } from '@memory-service/engines'
+import { isErasedContent, isPermanentFailure } from '@memory-service/engines'
 import { CORRELATION_ID_HEADER } from './eventProducer.js'
 
 export interface ConsumedEvent<T> {
@@ -109,6 +109,14 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
     try {
       return { ...record, payload: await options.codec.decode<T>(message.value) }
     } catch (error) {
+      // Its data subject was erased: there is nothing left to apply, and nothing of it may be dead-lettered.
+      if (isErasedContent(error)) {
+        options.logger.debug(
+          { topic, partition, offset: message.offset },
+          'record of an erased user passed over',
+        )
+        return null
+      }
       if (!options.onUndecodable) throw error
       options.logger.error({ err: error, topic, partition, offset: message.offset }, 'undecodable record')
       await options.onUndecodable(record, error)

@@ -22,7 +22,25 @@ export function createAnalyticsReports(
   prices: ReadonlyMap<string, TokenPrice>,
   /** What is stored now comes from the memories read model: usage events count what was stored, not what remains. */
   memories: Pick<MemoryStore, 'count'>,
+  /**
+   * Usage rows carry a keyed pseudonym instead of the user id; grouped by user, a report names the users who still
+   * have a data key (an erased user stays a pseudonym nobody can link to them).
+   */
+  users: { usersOfPseudonyms(instanceId: string, pseudonyms: string[]): Promise<Map<string, string>> } = {
+    usersOfPseudonyms: () => Promise.resolve(new Map()),
+  },
 ) {
+  async function namingUsers<Row extends { grp: string }>(
+    instanceId: string,
+    groupBy: string | undefined,
+    rows: Row[],
+  ): Promise<Row[]> {
+    if (groupBy !== 'user_id') return rows
+    const pseudonyms = [...new Set(rows.map((row) => row.grp).filter((grp) => grp.startsWith('psn_')))]
+    const named = await users.usersOfPseudonyms(instanceId, pseudonyms)
+    return rows.map((row) => ({ ...row, grp: named.get(row.grp) ?? row.grp }))
+  }
+
   return {
     /** The instance's usage rows in [start, end) as ClickHouse writes them: CSV with a header row, or Parquet. */
     exportUsage(instanceId: string, query: { start: string; end: string; format: 'csv' | 'parquet' }) {
@@ -35,7 +53,11 @@ export function createAnalyticsReports(
       query: { metric: UsageMetric; bucket: TimeBucket; start: string; end: string; group_by?: GroupColumn },
     ): Promise<AnalyticsMetricsResponse> {
       const range = timeRangeOf(query.bucket, query.start, query.end)
-      const rows = await store.metricSeries(instanceId, query.metric, range, query.group_by)
+      const rows = await namingUsers(
+        instanceId,
+        query.group_by,
+        await store.metricSeries(instanceId, query.metric, range, query.group_by),
+      )
       const points = zeroFilled(
         range,
         rows.map(({ bucket, grp, value }) => ({
@@ -104,7 +126,11 @@ export function createAnalyticsReports(
       query: { bucket: TimeBucket; start: string; end: string; group_by?: 'operation' | 'model' | 'user_id' },
     ): Promise<AnalyticsTokensResponse> {
       const range = timeRangeOf(query.bucket, query.start, query.end)
-      const rows = await store.tokenSeries(instanceId, range, query.group_by)
+      const rows = await namingUsers(
+        instanceId,
+        query.group_by,
+        await store.tokenSeries(instanceId, range, query.group_by),
+      )
       // Cost is priced per model, then summed into the requested groups.
       const merged = new Map<
         string,
