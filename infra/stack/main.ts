@@ -33,7 +33,7 @@ function option(args: string[], name: string): string | undefined {
 async function main(command: string | undefined, args: string[]): Promise<number> {
   switch (command) {
     case 'up': {
-      const result = await stackUp(progress)
+      const result = await stackUp(progress, process.env, { secured: args.includes('--secured') })
       // The test runner records what it started, so that it stops only that at the end.
       const record = option(args, '--record')
       if (record) writeFileSync(record, JSON.stringify(result))
@@ -50,7 +50,7 @@ async function main(command: string | undefined, args: string[]): Promise<number
       return 0
     }
     case 'status': {
-      const rows = await stackStatus()
+      const rows = await stackStatus(process.env, { secured: args.includes('--secured') })
       printTable(rows.map((row) => ({ ...row })))
       // Consumer lag is informational: it does not change the exit code.
       if (rows.find((row) => row.name === 'kafka')?.state === 'up') {
@@ -61,7 +61,7 @@ async function main(command: string | undefined, args: string[]): Promise<number
     }
     case undefined:
     default:
-      console.error('usage: stack up [--record FILE] | down [--only a,b] | status')
+      console.error('usage: stack up [--secured] [--record FILE] | down [--only a,b] | status [--secured]')
       return 2
   }
 }

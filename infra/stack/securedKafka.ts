@@ -15,7 +15,8 @@ export const securedKafkaPort = 9094
 export const securedKafkaUser = { username: 'memory-service', password: 'memory-service-local-secret' }
 
 /** A keystore password local to this machine's stack; the keystore never leaves the state directory. */
-const keystorePassword = 'memory-service-local-keystore'
+export const securedKeystorePassword = 'memory-service-local-keystore'
+const keystorePassword = securedKeystorePassword
 
 export interface SecuredKafkaFiles {
   /** PEM of the local certificate authority: what a client trusts (KAFKA_SSL_CA_FILE). */

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { chmodSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { DependencyName } from '@memory-service/engines'
+import type { DependencyName, DependencyProbe } from '@memory-service/engines'
 import type { Jdk } from './environment.js'
 import { copyArtifact, copyDependencies, type MavenContext } from './maven.js'
 import {
@@ -11,6 +11,19 @@ import {
   securedListenerProperties,
 } from './securedKafka.js'
 import type { LaunchSpec } from './processes.js'
+import {
+  configureSecuredElasticsearch,
+  securedElasticsearchPort,
+  securedElasticsearchProbe,
+  securedElasticsearchUrl,
+} from './securedElasticsearch.js'
+import {
+  configureSecuredNeo4j,
+  securedNeo4jConfigDir,
+  securedNeo4jPort,
+  securedNeo4jProbe,
+  securedNeo4jUri,
+} from './securedNeo4j.js'
 
 export interface ServerContext {
   maven: MavenContext
@@ -42,6 +55,13 @@ export interface ServerDefinition {
   launch(ctx: ServerContext): LaunchSpec
   /** Runs once the server answers after this stack started it: what needs the running server (credentials). */
   afterReady?(ctx: ServerContext): void
+  /** The installation it shares with another server (a second node of it), instead of one of its own. */
+  installName?: string
+  /**
+   * A server that no service configuration names (a secured node beside the plaintext one): its fixed local address
+   * and its own probe, instead of the configured engine's.
+   */
+  standalone?: { address: string; probe(tlsDir: string): DependencyProbe }
 }
 
 const kafkaVersion = '4.3.1'
@@ -223,6 +243,35 @@ export const elasticsearch: ServerDefinition = {
   },
 }
 
+/** Neo4j's entry point on the JDK, with the flags its own launcher adds, for a configuration directory. */
+function neo4jLaunch(ctx: ServerContext, configDir: string, maxHeap: string): LaunchSpec {
+  return {
+    executable: join(ctx.jdk.home, 'bin/java'),
+    args: [
+      '-Xms256m',
+      `-Xmx${maxHeap}`,
+      '-XX:+UseG1GC',
+      '-XX:-OmitStackTraceInFastThrow',
+      '-Dfile.encoding=UTF-8',
+      '-Dio.netty.tryReflectionSetAccessible=true',
+      '-Djdk.nio.maxCachedBufferSize=1024',
+      // The flags Neo4j's own launcher adds; without them Netty and the page cache fail on module access.
+      '--add-opens=java.base/java.nio=ALL-UNNAMED',
+      '--add-opens=java.base/java.io=ALL-UNNAMED',
+      '--add-opens=java.base/sun.nio.ch=ALL-UNNAMED',
+      '--add-opens=java.base/java.util.concurrent=ALL-UNNAMED',
+      '--add-opens=java.base/java.lang=ALL-UNNAMED',
+      '--enable-native-access=ALL-UNNAMED',
+      '-cp',
+      `${join(ctx.installDir, 'lib')}/*:${join(ctx.installDir, 'plugins')}/*`,
+      'org.neo4j.server.CommunityEntryPoint',
+      `--home-dir=${ctx.installDir}`,
+      `--config-dir=${configDir}`,
+      '--console-mode',
+    ],
+  }
+}
+
 export const neo4j: ServerDefinition = {
   name: 'neo4j',
   dependency: 'neo4j',
@@ -260,33 +309,7 @@ export const neo4j: ServerDefinition = {
       'dbms.usage_report.enabled=false',
     ])
   },
-  launch(ctx) {
-    return {
-      executable: join(ctx.jdk.home, 'bin/java'),
-      args: [
-        '-Xms256m',
-        '-Xmx512m',
-        '-XX:+UseG1GC',
-        '-XX:-OmitStackTraceInFastThrow',
-        '-Dfile.encoding=UTF-8',
-        '-Dio.netty.tryReflectionSetAccessible=true',
-        '-Djdk.nio.maxCachedBufferSize=1024',
-        // The flags Neo4j's own launcher adds; without them Netty and the page cache fail on module access.
-        '--add-opens=java.base/java.nio=ALL-UNNAMED',
-        '--add-opens=java.base/java.io=ALL-UNNAMED',
-        '--add-opens=java.base/sun.nio.ch=ALL-UNNAMED',
-        '--add-opens=java.base/java.util.concurrent=ALL-UNNAMED',
-        '--add-opens=java.base/java.lang=ALL-UNNAMED',
-        '--enable-native-access=ALL-UNNAMED',
-        '-cp',
-        `${join(ctx.installDir, 'lib')}/*:${join(ctx.installDir, 'plugins')}/*`,
-        'org.neo4j.server.CommunityEntryPoint',
-        `--home-dir=${ctx.installDir}`,
-        `--config-dir=${join(ctx.installDir, 'conf')}`,
-        '--console-mode',
-      ],
-    }
-  },
+  launch: (ctx) => neo4jLaunch(ctx, join(ctx.installDir, 'conf'), '512m'),
 }
 
 export const schemaRegistry: ServerDefinition = {
@@ -335,5 +358,56 @@ export const schemaRegistry: ServerDefinition = {
   },
 }
 
+/** A second Elasticsearch node with security and TLS on (securedElasticsearch.ts), for `stack:up --secured`. */
+export const securedElasticsearch: ServerDefinition = {
+  name: 'elasticsearch-secured',
+  dependency: 'elasticsearch',
+  version: elasticsearchVersion,
+  ports: { https: securedElasticsearchPort, transport: 9301 },
+  java: { min: 21 },
+  startupTimeoutMs: 180_000,
+  installName: 'elasticsearch',
+  standalone: { address: securedElasticsearchUrl, probe: securedElasticsearchProbe },
+  install: (ctx) => elasticsearch.install(ctx),
+  configure(ctx) {
+    configureSecuredElasticsearch(ctx)
+    if (ctx.serviceUser) {
+      for (const dir of [ctx.dataDir, join(ctx.logDir, 'elasticsearch-secured')]) {
+        execFileSync('chown', ['-R', `${ctx.serviceUser}:${ctx.serviceUser}`, dir])
+      }
+    }
+  },
+  launch(ctx) {
+    return {
+      executable: join(ctx.installDir, 'bin/elasticsearch'),
+      args: [],
+      env: {
+        ES_JAVA_HOME: ctx.jdk.home,
+        ES_JAVA_OPTS: '-Xms512m -Xmx512m',
+        ES_PATH_CONF: join(ctx.dataDir, 'config'),
+      },
+      ...(ctx.serviceUser ? { user: ctx.serviceUser } : {}),
+    }
+  },
+}
+
+/** A second Neo4j with authentication and TLS required (securedNeo4j.ts), for `stack:up --secured`. */
+export const securedNeo4j: ServerDefinition = {
+  name: 'neo4j-secured',
+  dependency: 'neo4j',
+  version: neo4jVersion,
+  ports: { bolt: securedNeo4jPort },
+  java: { min: 17, max: 21 },
+  startupTimeoutMs: 120_000,
+  installName: 'neo4j',
+  standalone: { address: securedNeo4jUri, probe: securedNeo4jProbe },
+  install: (ctx) => neo4j.install(ctx),
+  configure: (ctx) => configureSecuredNeo4j(ctx),
+  launch: (ctx) => neo4jLaunch(ctx, securedNeo4jConfigDir(ctx.dataDir), '256m'),
+}
+
 /** Start order: fast servers first, so their readiness overlaps with the slow ones' start. */
 export const servers: ServerDefinition[] = [kafka, schemaRegistry, neo4j, elasticsearch]
+
+/** What `--secured` starts beside them: the secured node of each engine that has one (Kafka's is a listener). */
+export const securedServers: ServerDefinition[] = [securedNeo4j, securedElasticsearch]

@@ -11,7 +11,6 @@ import {
   loadConfig,
   runDependencyCheck,
   type DependencyCheckResult,
-  type DependencyName,
   type DependencyProbe,
   type Engines,
 } from '@memory-service/engines'
@@ -21,7 +20,7 @@ import { type ServiceConfig } from '@memory-service/contracts'
 import { ensureEmbeddingModels } from '../models/fetchModels.js'
 import { cacheDir, commandExists, dockerEngineReachable, findJdks, pickJdk, type Jdk } from './environment.js'
 import { isAlive, launch, readPid, stopProcess } from './processes.js'
-import { servers, type ServerContext, type ServerDefinition } from './servers.js'
+import { securedServers, servers, type ServerContext, type ServerDefinition } from './servers.js'
 
 const composeFile = resolve(dirname(fileURLToPath(import.meta.url)), '../compose.yaml')
 const serviceUser = 'memory-service'
@@ -49,6 +48,7 @@ function configuredAddress(
   server: ServerDefinition,
   config: ServiceConfig,
 ): { address: string; local: boolean } {
+  if (server.standalone) return { address: server.standalone.address, local: true }
   switch (server.dependency) {
     case 'kafka':
       return {
@@ -78,13 +78,16 @@ function configuredAddress(
 function serverContext(server: ServerDefinition, paths: Layout, jdk: Jdk, progress: Progress): ServerContext {
   return {
     maven: { repository: join(paths.cacheDir, 'm2'), progress },
-    installDir: join(paths.stateDir, 'servers', `${server.name}-${server.version}`),
+    installDir: join(paths.stateDir, 'servers', `${server.installName ?? server.name}-${server.version}`),
     dataDir: join(paths.stateDir, 'data', server.name),
     logDir: paths.logDir,
     tlsDir: join(paths.stateDir, 'tls'),
     downloadsDir: join(paths.cacheDir, 'downloads'),
     jdk,
-    serviceUser: process.getuid?.() === 0 && server.name === 'elasticsearch' ? serviceUser : undefined,
+    serviceUser:
+      process.getuid?.() === 0 && (server.installName ?? server.name) === 'elasticsearch'
+        ? serviceUser
+        : undefined,
   }
 }
 
@@ -125,7 +128,7 @@ async function waitUntilReady(
   const started = Date.now()
   let lastReport = started
   for (;;) {
-    const check = await runDependencyCheck(server.dependency, engines.probe(server.dependency), 5000)
+    const check = await runDependencyCheck(server.dependency, engines.probe(server), 5000)
     if (check.status === 'up') return check
     if (!isAlive(pid)) throw new Error(`${server.name} exited during start-up; see ${logFile}`)
     if (Date.now() - started > server.startupTimeoutMs) {
@@ -163,28 +166,39 @@ function wantsDocker(env: NodeJS.ProcessEnv): boolean {
  * Clients for the readiness probes of the servers the stack runs. ClickHouse is not one of them (it runs inside the
  * service process, which owns its data directory), so it is not opened.
  */
-type ProbedEngines = Engines & { probe(name: DependencyName): DependencyProbe }
+type ProbedEngines = Engines & { probe(server: ServerDefinition): DependencyProbe }
 
 async function connectForProbes(env: NodeJS.ProcessEnv) {
   const config = loadConfig(env)
+  const paths = layout(config)
   const logger = createLogger({ level: 'silent', name: 'stack' })
   const connected = await connectEngines(config, logger, { clickhouse: false })
-  const probe = (name: DependencyName): DependencyProbe =>
-    connected.probes[name] ?? (() => Promise.reject(new Error(`the stack does not run ${name}`)))
+  const probe = (server: ServerDefinition): DependencyProbe =>
+    server.standalone?.probe(join(paths.stateDir, 'tls')) ??
+    connected.probes[server.dependency] ??
+    (() => Promise.reject(new Error(`the stack does not run ${server.dependency}`)))
   const engines: ProbedEngines = { ...connected, probe }
-  return { config, paths: layout(config), engines }
+  return { config, paths, engines }
 }
 
+/** The servers of the stack; with `secured`, the secured nodes too (`stack:up --secured`). */
+const stackServers = (secured: boolean) => (secured ? [...servers, ...securedServers] : servers)
+
 /** Installs (first use) and starts every server that is not already answering; idempotent and resumable. */
-export async function stackUp(progress: Progress, env: NodeJS.ProcessEnv = process.env): Promise<UpResult> {
+export async function stackUp(
+  progress: Progress,
+  env: NodeJS.ProcessEnv = process.env,
+  options: { secured?: boolean } = {},
+): Promise<UpResult> {
   const { config, paths, engines } = await connectForProbes(env)
+  const wanted = stackServers(options.secured ?? false)
   try {
     const pending: ServerDefinition[] = []
     const external: string[] = []
     const checks = await Promise.all(
-      servers.map((server) => runDependencyCheck(server.dependency, engines.probe(server.dependency), 3000)),
+      wanted.map((server) => runDependencyCheck(server.dependency, engines.probe(server), 3000)),
     )
-    for (const [index, server] of servers.entries()) {
+    for (const [index, server] of wanted.entries()) {
       const check = checks[index]
       if (!check) continue
       const { address, local } = configuredAddress(server, config)
@@ -202,6 +216,8 @@ export async function stackUp(progress: Progress, env: NodeJS.ProcessEnv = proce
     if (pending.length === 0) return { started: [], mode: 'external' }
 
     if (wantsDocker(env)) {
+      for (const server of pending.filter((candidate) => candidate.standalone))
+        progress(`${server.name}: not in ${composeFile}; the secured nodes start natively only`)
       progress(`Docker engine found: starting ${composeFile}`)
       execFileSync('docker', ['compose', '-f', composeFile, 'up', '-d', '--wait'], { stdio: 'inherit' })
       return { started: pending.map((server) => server.name), mode: 'docker' }
@@ -271,7 +287,7 @@ export async function stackDown(progress: Progress, names?: string[], env: NodeJ
   if (wantsDocker(env) && names === undefined) {
     execFileSync('docker', ['compose', '-f', composeFile, 'down'], { stdio: 'inherit' })
   }
-  for (const server of [...servers].reverse()) {
+  for (const server of [...servers, ...securedServers].reverse()) {
     if (names !== undefined && !names.includes(server.name)) continue
     const result = await stopProcess(join(paths.runDir, `${server.name}.pid`))
     progress(`${server.name}: ${result}`)
@@ -288,12 +304,15 @@ export interface ServerStatus {
   detail: string
 }
 
-export async function stackStatus(env: NodeJS.ProcessEnv = process.env): Promise<ServerStatus[]> {
+export async function stackStatus(
+  env: NodeJS.ProcessEnv = process.env,
+  options: { secured?: boolean } = {},
+): Promise<ServerStatus[]> {
   const { config, paths, engines } = await connectForProbes(env)
   try {
     const rows = await Promise.all(
-      servers.map(async (server): Promise<ServerStatus> => {
-        const check = await runDependencyCheck(server.dependency, engines.probe(server.dependency), 5000)
+      stackServers(options.secured ?? false).map(async (server): Promise<ServerStatus> => {
+        const check = await runDependencyCheck(server.dependency, engines.probe(server), 5000)
         const pid = readPid(join(paths.runDir, `${server.name}.pid`))
         const { address, local } = configuredAddress(server, config)
         return {

@@ -9,7 +9,7 @@ import {
   permissionPresets,
 } from '@memory-service/domain'
 import { createControlPlane, type ControlPlane } from '@memory-service/log'
-import { createKafka, createSchemaCodec } from '@memory-service/engines'
+import { connectLog } from '@memory-service/engines'
 import { createTenancyCommands } from '@memory-service/commands'
 import {
   type ConversationEventRecorded,
@@ -21,8 +21,8 @@ import { eventually, readTopicToEnd, testConfig, testLogger, uniqueName } from '
 
 const config = testConfig({ HTTP_PORT: '0', GRPC_PORT: '0', RATE_LIMIT_GROUP: uniqueName('gateways') })
 const logger = testLogger()
-const kafka = createKafka({ brokers: config.kafka.brokers, clientId: 'event-batch-e2e', logger })
-const codec = createSchemaCodec(config.schemaRegistry.url)
+// The log's clients as the services have them: the codec opens what they sealed.
+const { kafka, schemaCodec: codec } = connectLog(config, logger, 'event-batch-e2e')
 let gateway: RunningServices
 let secondGateway: RunningServices
 let control: ControlPlane
@@ -72,7 +72,7 @@ async function recorded(): Promise<ConversationEventRecorded[]> {
 beforeAll(async () => {
   gateway = await startServices(config, ['gateway'], logger)
   secondGateway = await startServices(config, ['gateway'], logger)
-  control = await createControlPlane({ kafka, codec: createSchemaCodec(config.schemaRegistry.url), logger })
+  control = await createControlPlane({ kafka, codec, logger })
   const events = createControlEventFactory()
   instance = await createTenancyCommands(control, events).createInstance(
     {

@@ -273,10 +273,13 @@ describe.each(modes)('%s search finds', (mode) => {
       const mine = records.filter((record) => record.headers['x-correlation-id'] === correlationId)
       return mine.length >= 2 ? mine.map((record) => record.value) : undefined
     })
+    // The user appears by their keyed pseudonym, which an erasure makes unlinkable.
+    const pseudonym = await harness.keyring.pseudonymOf(instance.instance.instance_id, userId)
+    expect(pseudonym).toMatch(/^psn_[0-9a-f]{32}$/)
     expect(usage.find((event) => event.metric === 'graph_queries')).toMatchObject({
       value: 1,
       instance_id: instance.instance.instance_id,
-      dimensions: { mode, user_id: userId, customer_id: 'acme', operation: 'retrieval' },
+      dimensions: { mode, user_id: pseudonym, customer_id: 'acme', operation: 'retrieval' },
     })
     expect(usage.find((event) => event.metric === 'vector_queries')?.value).toBeGreaterThanOrEqual(1)
   })

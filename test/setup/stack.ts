@@ -36,7 +36,7 @@ export default async function setup(): Promise<() => Promise<void>> {
     }
   }
   const scratch = mkdtempSync(join(tmpdir(), 'memory-service-stack-'))
-  stackCommand(['up', '--record', join(scratch, 'up.json')])
+  stackCommand(['up', '--secured', '--record', join(scratch, 'up.json')])
   const { started } = JSON.parse(readFileSync(join(scratch, 'up.json'), 'utf8')) as { started: string[] }
   rmSync(scratch, { recursive: true, force: true })
   return async () => {

@@ -16,6 +16,7 @@ import { addReplayCommand } from './replayCommand.js'
 import { addReembedCommand } from './reembedCommand.js'
 import { addMcpCommand } from './mcpServer.js'
 import { addDeadLetterCommands } from './deadLettersCommand.js'
+import { addDataKeyCommands } from './dataKeysCommand.js'
 import { addVerifyCommand } from './verifyCommand.js'
 
 /** A new program each time: commander keeps parsed values on its commands. */
@@ -37,6 +38,7 @@ export function createProgram(output: OutputConfiguration = {}): Command {
   addReplayCommand(program)
   addReembedCommand(program)
   addDeadLetterCommands(program)
+  addDataKeyCommands(program)
   addVerifyCommand(program)
   addMcpCommand(program)
   // commander's own help command reads one word; this one also takes `help keys create`.

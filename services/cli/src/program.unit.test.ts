@@ -55,6 +55,7 @@ const commandsAndOptions: [string, string[]][] = [
   ['dead-letters list', ['--group <consumer-group>']],
   ['dead-letters show', []],
   ['dead-letters redrive', []],
+  ['data-keys rewrap', []],
 ]
 
 describe('help', () => {
@@ -70,6 +71,7 @@ describe('help', () => {
       'replay',
       'reembed',
       'dead-letters',
+      'data-keys',
       'mcp',
       'help',
     ])

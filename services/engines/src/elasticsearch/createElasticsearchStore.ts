@@ -25,7 +25,12 @@ export function createElasticsearchClient(options: ElasticsearchConnectionOption
     node: options.url,
     ...(auth ? { auth } : {}),
     ...(options.caFile !== undefined ? { tls: { ca: readFileSync(options.caFile, 'utf8') } } : {}),
-    ...(options.caFingerprint !== undefined ? { caFingerprint: options.caFingerprint } : {}),
+    // A pinned CA replaces the chain's validation: the client checks the fingerprint of the certificate that signed
+    // the server's after the handshake, which a self-signed CA (what Elasticsearch makes at first start) would not
+    // pass with Node's own validation on.
+    ...(options.caFingerprint !== undefined
+      ? { caFingerprint: options.caFingerprint, tls: { rejectUnauthorized: false } }
+      : {}),
     requestTimeout: 30_000,
   })
 }

@@ -39,7 +39,10 @@ const statusOf = (error: unknown) => (error as { meta?: { statusCode?: number } 
  * log can rebuild it, a rebuild never touches it, and losing it loses every sealed record (back it up with the
  * cluster's snapshots). Reads are realtime gets, so a key created by one process is found by every other at once;
  * `op_type=create` makes the first of two processes creating a subject's key the winner. Destroying a key deletes the
- * document, then expunges deleted documents and flushes, so the wrapped key leaves the index's files as well.
+ * document (no API returns it from then on), then asks for deleted documents to be expunged from the index's files
+ * (expunge_deletes_allowed 0) and flushes. Elasticsearch keeps a deleted document in its segments while a retention
+ * lease covers it (for peer recovery, advanced in the background within minutes), so the expunge reaches a key at
+ * the latest with the next destruction after that: docs/security.md says what this leaves.
  */
 export function createDataKeyStore(client: Client, index = DATA_KEYS_INDEX): DataKeyStore {
   return {
@@ -94,6 +97,8 @@ export function createDataKeyStore(client: Client, index = DATA_KEYS_INDEX): Dat
       )
     },
     async *scan() {
+      // A search sees what a refresh made visible: keys created a moment ago must be rewrapped too.
+      await client.indices.refresh({ index })
       let after: (string | number)[] | undefined
       for (;;) {
         const page = await client.search<StoredDataKey>({
