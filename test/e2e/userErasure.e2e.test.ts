@@ -138,7 +138,11 @@ describe('erasing a user', () => {
         conversations: { elasticsearch: 1 },
         turns: { elasticsearch: 4 },
       },
-      log: { memory_deletions: stored, erasure_event_id: expect.stringMatching(/^evt_/) },
+      log: {
+        memory_deletions: stored,
+        erasure_event_id: expect.stringMatching(/^evt_/),
+        data_key_destroyed: true,
+      },
     })
     // The place only they mentioned is gone; Clara and Lisbon are shared with the other user or stay mentioned.
     expect((receipt.removed as { entities: { neo4j: number } }).entities.neo4j).toBeGreaterThanOrEqual(1)
