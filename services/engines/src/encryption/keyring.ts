@@ -117,6 +117,8 @@ export function createKeyring(options: KeyringOptions): Keyring {
   const maxCached = options.maxCached ?? 100_000
   const masters = new Map([options.master, ...(options.previousMasters ?? [])].map((m) => [m.id, m]))
   const cache = new Map<string, CachedKey>()
+  /** The sealing key of a subject by `<instance>\u0000<user>`, valid while its cache entry is: no hash per record. */
+  const sealingKeys = new Map<string, { sealingKey: SealingKey; entry: CachedKey }>()
   const fetching = new Map<string, Promise<CachedKey['value']>>()
 
   const remember = (subjectId: string, value: CachedKey['value']) => {
@@ -167,10 +169,19 @@ export function createKeyring(options: KeyringOptions): Keyring {
 
   return {
     async keyFor(instanceId, userId) {
+      const name = `${instanceId}\u0000${userId}`
+      const known = sealingKeys.get(name)
+      if (known && known.entry.expiresAt > now() && cache.get(known.sealingKey.ref.slice(0, 32)) === known.entry)
+        return known.sealingKey
       const subjectId = subjectIdOf(instanceId, userId)
       const value = cached(subjectId)?.value ?? (await fetch(subjectId, { instanceId, userId }))
-      if (!value) throw new Error(`no data key for subject ${subjectId}`)
-      return { ref: `${subjectId}.${value.keyId}`, key: value.key, pseudonym: value.pseudonym }
+      const entry = cache.get(subjectId)
+      if (!value || !entry) throw new Error(`no data key for subject ${subjectId}`)
+      const sealingKey = { ref: `${subjectId}.${value.keyId}`, key: value.key, pseudonym: value.pseudonym }
+      sealingKeys.delete(name)
+      sealingKeys.set(name, { sealingKey, entry })
+      if (sealingKeys.size > maxCached) sealingKeys.delete(sealingKeys.keys().next().value ?? '')
+      return sealingKey
     },
     async keyOf(ref) {
       const [subjectId = '', keyId] = ref.split('.')

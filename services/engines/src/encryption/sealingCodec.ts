@@ -32,9 +32,21 @@ interface SealedPart {
   data: string
 }
 
+/** Random IVs drawn from a pool refilled 4 096 at a time: one call into the random generator per pool, not per record. */
+const ivPool = { bytes: Buffer.alloc(0), offset: 0 }
+function nextIv(): Buffer {
+  if (ivPool.offset + 12 > ivPool.bytes.length) {
+    ivPool.bytes = randomBytes(12 * 4096)
+    ivPool.offset = 0
+  }
+  const iv = ivPool.bytes.subarray(ivPool.offset, ivPool.offset + 12)
+  ivPool.offset += 12
+  return iv
+}
+
 /** AES-256-GCM of the taken content; the key reference is authenticated with it, so a sealed part cannot be moved. */
 function seal(key: Buffer, ref: string, plaintext: string): string {
-  const iv = randomBytes(12)
+  const iv = nextIv()
   const cipher = createCipheriv('aes-256-gcm', key, iv)
   cipher.setAAD(Buffer.from(ref, 'utf8'))
   const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()])
