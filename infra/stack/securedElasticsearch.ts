@@ -72,8 +72,11 @@ export function configureSecuredElasticsearch(options: {
   const logs = join(options.logDir, 'elasticsearch-secured')
   mkdirSync(join(options.dataDir, 'data'), { recursive: true })
   mkdirSync(logs, { recursive: true })
-  if (!existsSync(join(configDir, 'jvm.options')))
-    cpSync(join(options.installDir, 'config'), configDir, { recursive: true })
+  // The installation's defaults, not what the plaintext node writes there as it starts (its keystore, mid-write).
+  cpSync(join(options.installDir, 'config'), configDir, {
+    recursive: true,
+    filter: (source) => !/elasticsearch\.(keystore|yml)/.test(source),
+  })
   const files = ensureSecuredKafkaFiles(options.tlsDir, options.jdk)
   copyFileSync(files.keystoreFile, join(configDir, 'http.p12'))
   writeFileSync(
@@ -98,7 +101,7 @@ export function configureSecuredElasticsearch(options: {
   )
   // Made again at each start (a few seconds): what it holds follows this file, whatever an older stack wrote.
   const keystore = join(configDir, 'elasticsearch.keystore')
-  rmSync(keystore, { force: true })
+  for (const file of [keystore, `${keystore}.tmp`]) rmSync(file, { force: true })
   const tool = (args: string[], input?: string) =>
     execFileSync(join(options.installDir, 'bin/elasticsearch-keystore'), args, {
       env: { ...process.env, ES_JAVA_HOME: options.jdk.home, ES_PATH_CONF: configDir },
