@@ -283,11 +283,17 @@ describe.skipIf(!executablePath)('the console in Chromium', () => {
     const text = readFileSync(await download.path(), 'utf8')
     const [header, ...rows] = text.trim().split('\n')
     expect(header?.split(',').slice(0, 4)).toEqual(['"occurred_at"', '"metric"', '"value"', '"latency_ms"'])
-    // The seeded fetches, each once with its latency; the API's own (user ana) are in the file too.
-    const fetches = (user: string) =>
-      rows.filter((row) => row.includes('"context_fetch"') && row.includes(`"${user}"`))
-    const seeded = fetches('seeded-user')
-    expect(fetches('ana').length).toBeGreaterThanOrEqual(10)
+    // The seeded fetches, each once with its latency; the API's own (user ana) are in the file too. Rows name users
+    // by their keyed pseudonym, never by id.
+    expect(text).not.toContain('"seeded-user"')
+    const pseudonymOf = async (user: string) =>
+      (await harness?.keyring.pseudonymOf(instance.instance.instance_id, user)) ?? 'none'
+    const fetches = async (user: string) => {
+      const pseudonym = await pseudonymOf(user)
+      return rows.filter((row) => row.includes('"context_fetch"') && row.includes(`"${pseudonym}"`))
+    }
+    const seeded = await fetches('seeded-user')
+    expect((await fetches('ana')).length).toBeGreaterThanOrEqual(10)
     expect(seeded.map((row) => Number(row.split(',')[3])).sort((a, b) => a - b)).toEqual([
       ...Array.from({ length: 40 }, (_, index) => index + 1),
       ...Array.from({ length: 20 }, (_, index) => index + 101),

@@ -104,7 +104,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, reports: Analytics
         tags: ['analytics'],
         summary:
           "The instance's usage rows over a range as CSV or Parquet, streamed as ClickHouse writes them",
-        description: `One row per usage event, oldest first: occurred_at, metric, value, latency_ms, user_id, customer_id, document_type, mode, operation, model, stage, status_code, compression_ratio, validation_score, event_id. csv is ClickHouse's CSVWithNames (a header row), parquet its Parquet. end must be later than start (field end); start at most ${String(rawRetentionDays)} days back (field start).`,
+        description: `One row per usage event, oldest first: occurred_at, metric, value, latency_ms, user_id (the user's keyed pseudonym, psn_…, never the id), customer_id, document_type, mode, operation, model, stage, status_code, compression_ratio, validation_score, event_id. csv is ClickHouse's CSVWithNames (a header row), parquet its Parquet. end must be later than start (field end); start at most ${String(rawRetentionDays)} days back (field start).`,
         querystring: { $ref: 'AnalyticsExportQuery.schema.json#' },
         response: {
           200: {
