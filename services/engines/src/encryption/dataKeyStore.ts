@@ -34,6 +34,9 @@ export interface DataKeyStore {
 
 const statusOf = (error: unknown) => (error as { meta?: { statusCode?: number } }).meta?.statusCode
 
+const isMissingDocument = (error: unknown) =>
+  statusOf(error) === 404 && (error as { meta?: { body?: { found?: boolean } } }).meta?.body?.found === false
+
 /**
  * Data keys in Elasticsearch (`mem-data-keys-v1`), one document per subject. It is not a projection: nothing in the
  * log can rebuild it, a rebuild never touches it, and losing it loses every sealed record (back it up with the
@@ -51,7 +54,9 @@ export function createDataKeyStore(client: Client, index = DATA_KEYS_INDEX): Dat
         const found = await client.get<StoredDataKey>({ index, id: subjectId })
         return found._source
       } catch (error) {
-        if (statusOf(error) === 404) return undefined
+        // Only a document that is not there means no key: a missing index (a node recovering) is an outage, and
+        // reading it as "no key" would make a user's records look erased.
+        if (isMissingDocument(error)) return undefined
         throw error
       }
     },

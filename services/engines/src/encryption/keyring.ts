@@ -59,6 +59,20 @@ export class UnknownMasterKeyError extends Error {
   }
 }
 
+/** The key store did not answer: transient, retried by whoever asked; never read as an erased subject. */
+export class KeyStoreUnavailableError extends Error {
+  readonly code = 'KEY_STORE_UNAVAILABLE'
+  constructor(cause: unknown) {
+    super(`the data key store did not answer: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+    })
+    this.name = 'KeyStoreUnavailableError'
+  }
+}
+
+export const isKeyStoreUnavailable = (error: unknown): error is KeyStoreUnavailableError =>
+  (error as { code?: unknown } | null)?.code === 'KEY_STORE_UNAVAILABLE'
+
 export const subjectIdOf = (instanceId: string, userId: string) =>
   createHash('sha256').update(`${instanceId}\u0000${userId}`).digest('hex').slice(0, 32)
 
@@ -137,12 +151,14 @@ export function createKeyring(options: KeyringOptions): Keyring {
     const running = fetching.get(subjectId)
     if (running && !create) return running
     const request = (async () => {
-      const stored = await options.store.get(subjectId)
+      const stored = await options.store.get(subjectId).catch((error: unknown) => {
+        throw new KeyStoreUnavailableError(error)
+      })
       if (stored) return remember(subjectId, open(subjectId, stored))
       if (!create) return remember(subjectId, null)
       const keyId = random(8).toString('hex')
       const key = random(32)
-      const winner = await options.store.createIfAbsent(subjectId, {
+      const created = options.store.createIfAbsent(subjectId, {
         subject_id: subjectId,
         instance_id: create.instanceId,
         user_id: create.userId,
@@ -151,6 +167,9 @@ export function createKeyring(options: KeyringOptions): Keyring {
         master_key_id: options.master.id,
         pseudonym: pseudonymFor(key),
         created_at: new Date(now()).toISOString(),
+      })
+      const winner = await created.catch((error: unknown) => {
+        throw new KeyStoreUnavailableError(error)
       })
       return remember(subjectId, open(subjectId, winner))
     })()
@@ -171,7 +190,11 @@ export function createKeyring(options: KeyringOptions): Keyring {
     async keyFor(instanceId, userId) {
       const name = `${instanceId}\u0000${userId}`
       const known = sealingKeys.get(name)
-      if (known && known.entry.expiresAt > now() && cache.get(known.sealingKey.ref.slice(0, 32)) === known.entry)
+      if (
+        known &&
+        known.entry.expiresAt > now() &&
+        cache.get(known.sealingKey.ref.slice(0, 32)) === known.entry
+      )
         return known.sealingKey
       const subjectId = subjectIdOf(instanceId, userId)
       const value = cached(subjectId)?.value ?? (await fetch(subjectId, { instanceId, userId }))

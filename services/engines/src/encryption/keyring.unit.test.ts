@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import type { DataKeyStore, StoredDataKey } from './dataKeyStore.js'
-import { createKeyring, masterKeyFrom, subjectIdOf, UnknownMasterKeyError } from './keyring.js'
+import {
+  createKeyring,
+  isKeyStoreUnavailable,
+  masterKeyFrom,
+  subjectIdOf,
+  UnknownMasterKeyError,
+} from './keyring.js'
 
 /** The store as a map, counting reads: the keyring's caching and wrapping are what is tested here. */
 function memoryStore() {
@@ -129,5 +135,23 @@ describe('the keyring', () => {
     const bo = (await keyring.keyFor(instance, 'bo')).pseudonym
     await keyring.destroy(instance, 'bo')
     expect(await keyring.usersOfPseudonyms(instance, [ana, bo])).toEqual(new Map([[ana, 'ana']]))
+  })
+
+  it('reads a store that does not answer as an outage, never as an erased subject, and remembers nothing of it', async () => {
+    const { store } = memoryStore()
+    const { ref, key } = await createKeyring({ store, master, cacheMs: 0 }).keyFor(instance, 'ana')
+    let down = true
+    const flaky: DataKeyStore = {
+      ...store,
+      get: (id) => (down ? Promise.reject(new Error('connect ECONNREFUSED')) : store.get(id)),
+    }
+    const keyring = createKeyring({ store: flaky, master, cacheMs: 60_000 })
+    const failure: unknown = await keyring.keyOf(ref).catch((error: unknown) => error)
+    expect(isKeyStoreUnavailable(failure)).toBe(true)
+    expect(isKeyStoreUnavailable(await keyring.keyFor(instance, 'bo').catch((error: unknown) => error))).toBe(
+      true,
+    )
+    down = false
+    expect((await keyring.keyOf(ref))?.equals(key)).toBe(true)
   })
 })

@@ -118,7 +118,11 @@ export function dataSubjectOf(
  * (or left out when `value` is undefined). Leaving a property out of a copy, rather than deleting it, keeps the
  * objects in V8's fast shape, which the record's serialization pays for otherwise.
  */
-function replacedAt(payload: Record<string, unknown>, path: string[], value: unknown): Record<string, unknown> {
+function replacedAt(
+  payload: Record<string, unknown>,
+  path: string[],
+  value: unknown,
+): Record<string, unknown> {
   const [name = '', ...rest] = path
   const copy: Record<string, unknown> = {}
   for (const key in payload) {

@@ -1,7 +1,7 @@
 import type { Consumer, IHeaders, Kafka, KafkaMessage } from 'kafkajs'
 import type { Logger } from '@memory-service/engines'
 import type { SchemaCodec } from '@memory-service/engines'
-import { isErasedContent, isPermanentFailure } from '@memory-service/engines'
+import { isErasedContent, isKeyStoreUnavailable, isPermanentFailure } from '@memory-service/engines'
 import { CORRELATION_ID_HEADER } from './eventProducer.js'
 
 export interface ConsumedEvent<T> {
@@ -117,6 +117,8 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
         )
         return null
       }
+      // The key store is down: the record is fine and opens once it answers (the batch is retried), never parked.
+      if (isKeyStoreUnavailable(error)) throw error
       if (!options.onUndecodable) throw error
       options.logger.error({ err: error, topic, partition, offset: message.offset }, 'undecodable record')
       await options.onUndecodable(record, error)
