@@ -22,9 +22,13 @@ export interface ClusterMember {
 }
 
 /** The six members, gateway-1 first (the ClickHouse owner starts before anyone forwards to it). */
-export function clusterMembers(options: { httpPort?: number; grpcPort?: number } = {}): ClusterMember[] {
+export function clusterMembers(
+  options: { httpPort?: number; grpcPort?: number; metricsPort?: number } = {},
+): ClusterMember[] {
   const httpPort = options.httpPort ?? 8080
   const grpcPort = options.grpcPort ?? 50051
+  // Workers have no gateway to serve /metrics: each listens on a port of its own, from this one up.
+  const metricsPort = options.metricsPort ?? 9464
   const ownerUrl = `http://127.0.0.1:${String(httpPort)}`
   // 8081 is the local stack's schema registry: the second gateway listens two ports up.
   const gateway = (n: number): ClusterMember => ({
@@ -41,7 +45,10 @@ export function clusterMembers(options: { httpPort?: number; grpcPort?: number }
   const worker = (role: 'pipeline' | 'projectors', n: number): ClusterMember => ({
     name: `${role}-${String(n)}`,
     role,
-    env: role === 'projectors' ? { CLICKHOUSE_OWNER_URL: ownerUrl } : {},
+    env: {
+      METRICS_PORT: String(metricsPort + (role === 'pipeline' ? 0 : 2) + n - 1),
+      ...(role === 'projectors' ? { CLICKHOUSE_OWNER_URL: ownerUrl } : {}),
+    },
   })
   return [
     gateway(1),

@@ -1,4 +1,11 @@
-import { createLogger, createProcessRuntime, type Logger } from '@memory-service/engines'
+import {
+  createLogger,
+  createProcessRuntime,
+  isTracing,
+  startMetricsListener,
+  startTracing,
+  type Logger,
+} from '@memory-service/engines'
 import { deployment } from '@memory-service/domain'
 import type { CreatedInstance, ServiceConfig } from '@memory-service/contracts'
 import { startGatewayService, type AnticipationStats } from '@memory-service/gateway'
@@ -53,6 +60,13 @@ export async function startServices(
     },
     'starting',
   )
+  // Traces leave the process only when a collector is named; a test that installed its own exporter keeps it.
+  const otlpEndpoint = config.telemetry.otlpEndpoint
+  if (otlpEndpoint !== undefined && !isTracing()) {
+    const tracing = startTracing({ serviceName: config.telemetry.serviceName, export: { otlpEndpoint } })
+    runtime.onClose(() => tracing.shutdown())
+    logger.info({ otlpEndpoint }, 'traces exported over OTLP')
+  }
   const running: RunningServices = {
     addresses: {},
     anticipationStats: () => undefined,
@@ -81,6 +95,11 @@ export async function startServices(
           await startProjectorsService(runtime)
           break
       }
+    }
+    // A gateway serves /metrics on its HTTP port; a process without one listens for Prometheus on its own.
+    if (!names.includes('gateway')) {
+      const listener = await startMetricsListener(config.telemetry.metricsPort, logger)
+      if (listener) runtime.onClose(() => listener.close())
     }
     // A gateway that owns the in-process engine without the projectors beside it keeps usage current itself: the
     // projector processes of its deployment leave the analytics projection to the owner.

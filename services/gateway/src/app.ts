@@ -24,6 +24,7 @@ import { maxPathParamLength } from './http/limits.js'
 import { notFoundHandler } from './http/notFound.js'
 import { documentResponses } from './http/openApiResponses.js'
 import { registerFrontDoor } from './http/frontDoor.js'
+import { registerObservability } from './http/observability.js'
 import { builtConsoleDirectory, registerConsole } from './http/console.js'
 import { registerAnalyticsForwarding } from './http/analyticsForwarding.js'
 import { createRateLimiter, type RateLimiter } from './http/rateLimiter.js'
@@ -176,6 +177,7 @@ export function buildApp(deps: AppDependencies): FastifyInstance {
   app.addHook('onRequest', async (request, reply) => {
     reply.header(CORRELATION_ID_RESPONSE_HEADER, request.id)
   })
+  registerObservability(app)
 
   const schemas = restSchemas()
   for (const schema of schemas) app.addSchema(schema)

@@ -1,6 +1,6 @@
 import type { AnticipationStats } from './grpc/anticipationScheduler.js'
 import type { EventStreamDependencies } from './grpc/eventStreamService.js'
-import { checkDependencies, type Engines, type Logger } from '@memory-service/engines'
+import { checkDependencies, exposeConsumerLag, type Engines, type Logger } from '@memory-service/engines'
 import { createConsumerLagReader, type ControlPlane, type EventRecorder } from '@memory-service/log'
 import { type ServiceConfig } from '@memory-service/contracts'
 import { type TenancyCommands, type DocumentIngestor, type MemoryEditor } from '@memory-service/commands'
@@ -51,6 +51,7 @@ export async function startGateway(
   // /readyz also reports the consumer lag of the pipeline and projections (informational, bounded in time); the
   // gRPC health check, polled by Watch, stays on the dependency checks alone.
   const consumerLag = createConsumerLagReader(deps.engines.kafka)
+  const stopLagMetrics = exposeConsumerLag(() => consumerLag.read())
   const checkReadinessWithLag = async () => {
     const [readiness, consumers] = await Promise.all([checkReadiness(), consumerLag.read()])
     return { ...readiness, consumers }
@@ -96,6 +97,7 @@ export async function startGateway(
     grpcAddress: grpc.address,
     anticipationStats: () => grpc.anticipationStats(),
     async close() {
+      stopLagMetrics()
       await Promise.all([app.close(), grpc.close()])
       await consumerLag.close()
     },

@@ -13,6 +13,12 @@ import {
   type Engines,
   type FactDecider,
   type Logger,
+  pipelineDocumentDuration,
+  pipelineDocuments,
+  pipelineMemories,
+  pipelineStageDuration,
+  secondsSince,
+  timed,
 } from '@memory-service/engines'
 import {
   DOCUMENT_SUBJECT,
@@ -35,7 +41,7 @@ import {
   serviceConsumerGroups,
 } from '@memory-service/domain'
 import { type DocumentAccepted, type ServiceConfig } from '@memory-service/contracts'
-import { createDocumentPipeline } from './documentPipeline.js'
+import { createDocumentPipeline, type PipelinePorts } from './documentPipeline.js'
 import type { StoredEntity } from '@memory-service/domain'
 
 export const PIPELINE_GROUP = serviceConsumerGroups.pipeline
@@ -73,6 +79,55 @@ RETURN entity.entity_id AS entity_id, entity.canonical_name AS canonical_name, e
 ORDER BY CASE WHEN entity.key IN $keys OR any(alias IN coalesce(entity.alias_keys, []) WHERE alias IN $keys) THEN 0 ELSE 1 END
 LIMIT 500`
 
+/** The ports a document's stages call, each call timed under its stage (what bench:pipeline and /metrics show). */
+function timedStages(ports: PipelinePorts): PipelinePorts {
+  const extraction = pipelineStageDuration.labels('extraction')
+  const embedding = pipelineStageDuration.labels('embedding')
+  const entityResolution = pipelineStageDuration.labels('entity_resolution')
+  const supersession = pipelineStageDuration.labels('supersession')
+  const append = pipelineStageDuration.labels('append')
+  const projectionWait = pipelineStageDuration.labels('projection_wait')
+  const { extractor, embedder, factDecider } = ports
+  const nearestMemories = ports.nearestMemories?.bind(ports)
+  const unstatedVersions = ports.unstatedVersions?.bind(ports)
+  return {
+    ...ports,
+    extractor: {
+      name: extractor.name,
+      extract: (...args) => timed(extraction, () => extractor.extract(...args)),
+    },
+    embedder: {
+      model: embedder.model,
+      dimension: embedder.dimension,
+      embed: (...args) => timed(embedding, () => embedder.embed(...args)),
+      close: () => embedder.close(),
+    },
+    knownEntities: (...args) => timed(entityResolution, () => ports.knownEntities(...args)),
+    factVersions: (...args) => timed(supersession, () => ports.factVersions(...args)),
+    ...(nearestMemories
+      ? { nearestMemories: (...args) => timed(supersession, () => nearestMemories(...args)) }
+      : {}),
+    ...(unstatedVersions
+      ? { unstatedVersions: (...args) => timed(supersession, () => unstatedVersions(...args)) }
+      : {}),
+    ...(factDecider
+      ? {
+          factDecider: {
+            name: factDecider.name,
+            decide: (...args) => timed(supersession, () => factDecider.decide(...args)),
+          },
+        }
+      : {}),
+    publishJob: (...args) => timed(append, () => ports.publishJob(...args)),
+    publishMemories: (...args) => {
+      pipelineMemories.inc(args[0].length)
+      return timed(append, () => ports.publishMemories(...args))
+    },
+    publishUsage: (...args) => timed(append, () => ports.publishUsage(...args)),
+    awaitProjected: (...args) => timed(projectionWait, () => ports.awaitProjected(...args)),
+  }
+}
+
 /**
  * The pipeline worker (extraction → categorization → entity resolution → storage) as a process of its own: one
  * consumer group over the documents topic, writing job transitions, memory events and usage events back to Kafka.
@@ -105,7 +160,7 @@ export async function startPipeline(
   const { config } = dependencies
 
   const pipeline = createDocumentPipeline(
-    {
+    timedStages({
       extractor: dependencies.extractor,
       embedder: dependencies.embedder,
       async knownEntities(instanceId, names) {
@@ -181,7 +236,7 @@ export async function startPipeline(
         await appender.append(USAGE_TOPIC, events)
       },
       deadLetters,
-    },
+    }),
     { retry: { maxAttempts: config.pipeline.maxAttempts, baseDelayMs: config.pipeline.retryBaseMs } },
   )
 
@@ -203,7 +258,11 @@ export async function startPipeline(
         },
       ]),
     handle: async (event, log) => {
-      await pipeline.process(event, log)
+      const startedAt = performance.now()
+      const outcome = await pipeline.process(event, log)
+      const status = outcome.skipped ? 'skipped' : outcome.job.status
+      pipelineDocuments.inc({ outcome: status })
+      pipelineDocumentDuration.observe({ outcome: status }, secondsSince(startedAt))
     },
   })
   logger.info(

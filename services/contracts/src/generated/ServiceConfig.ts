@@ -286,4 +286,21 @@ export interface ServiceConfig {
      */
     keyCacheMs: number
   }
+  /**
+   * Metrics for Prometheus and traces for OpenTelemetry (docs/operations.md#monitoring).
+   */
+  telemetry: {
+    /**
+     * Where a process without a gateway (pipeline or projectors run alone) serves GET /metrics; a gateway serves it on its HTTP port. 0 picks a free port (logged). A port in use is logged and the process runs without the listener.
+     */
+    metricsPort: number
+    /**
+     * Base URL of an OTLP/HTTP collector (traces are sent to <endpoint>/v1/traces). When absent no spans are made and a W3C traceparent is neither read nor carried: tracing costs nothing.
+     */
+    otlpEndpoint?: string
+    /**
+     * The service.name resource attribute of exported spans; the process's services are told apart by span names and the memory_service.role attribute.
+     */
+    serviceName: string
+  }
 }

@@ -136,11 +136,19 @@ export interface DeliveryRecord {
   last_error: string | null
   created_at: string
   updated_at: string
+  /** The W3C trace context of the event that caused it, when traced: its attempts continue that trace. */
+  traceparent?: string
 }
 
-export function newDelivery(webhook: WebhookRecord, notice: WebhookNotice, now: Date): DeliveryRecord {
+export function newDelivery(
+  webhook: WebhookRecord,
+  notice: WebhookNotice,
+  now: Date,
+  traceparent?: string,
+): DeliveryRecord {
   const at = now.toISOString()
   return {
+    ...(traceparent ? { traceparent } : {}),
     delivery_id: deliveryIdOf(webhook.webhook_id, notice.source_id),
     webhook_id: webhook.webhook_id,
     instance_id: webhook.instance_id,

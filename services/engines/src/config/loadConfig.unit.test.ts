@@ -26,6 +26,7 @@ describe('loadConfig', () => {
       clickhouse: { database: 'memory_service' },
       log: { level: 'info' },
       stateDir: '/srv/memory',
+      telemetry: { metricsPort: 9464, serviceName: 'memory-service' },
       webhooks: {
         allowedHosts: ['localhost', '127.0.0.1', '::1'],
         retrySchedule: ['5s', '1m', '5m', '30m', '2h', '5h'],

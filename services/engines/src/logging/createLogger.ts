@@ -1,5 +1,6 @@
 import { isatty } from 'node:tty'
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino'
+import { traceFieldsOfActiveSpan } from '../telemetry/tracing.js'
 
 export type { Logger }
 
@@ -59,6 +60,8 @@ export function createLogger(options: CreateLoggerOptions): Logger {
     level,
     redact: { paths: redactedPaths, censor: '[redacted]' },
     base: { service: options.name },
+    // A line written inside a recorded span names its trace (nothing while tracing is off).
+    mixin: traceFieldsOfActiveSpan,
   }
   const fd = options.toStderr ? 2 : 1
   const isTerminal = options.isTerminal ?? (options.destination === undefined && isatty(fd))

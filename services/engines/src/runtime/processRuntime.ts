@@ -6,6 +6,7 @@ import type { Embedder } from '../embeddings/embeddings.js'
 import { createTopicAdmin } from '../kafka/topicAdmin.js'
 import type { Logger } from '../logging/createLogger.js'
 import { loadEngineDeclarations, provisionEngines } from '../provisioning/provisionEngines.js'
+import { measuredEmbedder } from '../telemetry/metrics.js'
 
 /**
  * What the services of one process share: the validated configuration, the logger, the engine clients (connected
@@ -83,7 +84,8 @@ export async function createProcessRuntime(
 export const sharedEmbedder = (runtime: ProcessRuntime): Promise<Embedder> =>
   runtime.shared(
     'embedder',
-    async () => createBatchingEmbedder(await createEmbedder(runtime.config.embeddings)),
+    async () =>
+      measuredEmbedder(createBatchingEmbedder(await createEmbedder(runtime.config.embeddings)), 'documents'),
     (embedder) => embedder.close(),
   )
 
@@ -91,6 +93,6 @@ export const sharedEmbedder = (runtime: ProcessRuntime): Promise<Embedder> =>
 export const sharedQueryEmbedder = (runtime: ProcessRuntime): Promise<Embedder> =>
   runtime.shared(
     'query-embedder',
-    () => createEmbedder(runtime.config.embeddings),
+    async () => measuredEmbedder(await createEmbedder(runtime.config.embeddings), 'queries'),
     (embedder) => embedder.close(),
   )

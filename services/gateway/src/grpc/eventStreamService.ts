@@ -2,7 +2,18 @@ import { randomUUID } from 'node:crypto'
 import type * as grpc from '@grpc/grpc-js'
 import { AppError, type ControlState } from '@memory-service/domain'
 import { type EventRecorder } from '@memory-service/log'
-import { type Logger } from '@memory-service/engines'
+import {
+  contextFrom,
+  conversationEvents,
+  eventAckDuration,
+  grpcRequestDuration,
+  inSpan,
+  isTracing,
+  rateLimited,
+  secondsSince,
+  SpanKind,
+  type Logger,
+} from '@memory-service/engines'
 import type { EventStreamHandlers } from '@memory-service/contracts/proto/memory/v1/EventStream'
 import type { ClientMessage__Output } from '@memory-service/contracts/proto/memory/v1/ClientMessage'
 import type { ConversationEvent__Output } from '@memory-service/contracts/proto/memory/v1/ConversationEvent'
@@ -48,6 +59,22 @@ export interface EventStreamDependencies {
    */
   anticipation?: AnticipationDependencies
   now?: () => number
+}
+
+// Label lookups once, not per acknowledged batch.
+const streamEvents = {
+  accepted: conversationEvents.labels('grpc', 'accepted'),
+  duplicate: conversationEvents.labels('grpc', 'duplicate'),
+  rejected: conversationEvents.labels('grpc', 'rejected'),
+}
+const streamAckDuration = eventAckDuration.labels('grpc')
+
+/** gRPC metadata as the text carrier trace propagation reads (`traceparent`, `tracestate`). */
+function metadataAsText(metadata: grpc.Metadata): Record<string, string> {
+  const text: Record<string, string> = {}
+  for (const [name, value] of Object.entries(metadata.getMap()))
+    if (typeof value === 'string') text[name] = value
+  return text
 }
 
 /** The metadata a client sends to receive anticipated context on its stream. */
@@ -186,6 +213,8 @@ export function createEventStreamHandlers(
         call.emit('error', toGrpcError(appError, correlationId))
         return
       }
+      const streamStartedAt = performance.now()
+      const streamTrace = contextFrom(metadataAsText(call.metadata))
       const log = deps.logger.child({
         correlationId,
         instance_id: principal.instance.instance_id,
@@ -267,6 +296,7 @@ export function createEventStreamHandlers(
             admitted.push({ event, position })
             return undefined
           }
+          rateLimited.inc({ transport: 'grpc' })
           return {
             eventId: event.eventId,
             status: 'REJECTED',
@@ -275,11 +305,28 @@ export function createEventStreamHandlers(
           }
         })
         try {
-          const response = await deps.events.record(
-            scope,
-            admitted.map(({ event }) => fromStreamEvent(event)),
-            correlationId,
-          )
+          const record = () =>
+            deps.events.record(
+              scope,
+              admitted.map(({ event }) => fromStreamEvent(event)),
+              correlationId,
+            )
+          // The stream's metadata may name a trace; each batch is a span of it, and its records carry it on.
+          const response = isTracing()
+            ? await inSpan(
+                'EventStream.record',
+                {
+                  kind: SpanKind.SERVER,
+                  parent: streamTrace,
+                  attributes: {
+                    'memory_service.role': 'gateway',
+                    'memory_service.correlation_id': correlationId,
+                    'memory_service.events': admitted.length,
+                  },
+                },
+                record,
+              )
+            : await record()
           response.results.forEach((result, index) => {
             const position = admitted[index]?.position ?? -1
             acks[position] = {
@@ -302,15 +349,24 @@ export function createEventStreamHandlers(
         }
         return acks
       }
-      const acknowledge = (batch: ConversationEvent__Output[], acks: (EventAck | undefined)[]): void => {
+      const acknowledge = (
+        batch: ConversationEvent__Output[],
+        acks: (EventAck | undefined)[],
+        startedAt: number,
+      ): void => {
         const ready = acks.filter((ack): ack is EventAck => ack !== undefined)
         if (clientBatches && ready.length > 1) send({ acks: { acks: ready } })
         else for (const ack of ready) send({ ack })
+        const before = { ...tally }
         for (const ack of ready) {
           if (ack.status === 'ACCEPTED') tally.accepted += 1
           else if (ack.status === 'DUPLICATE') tally.duplicate += 1
           else tally.rejected += 1
         }
+        if (tally.accepted > before.accepted) streamEvents.accepted.inc(tally.accepted - before.accepted)
+        if (tally.duplicate > before.duplicate) streamEvents.duplicate.inc(tally.duplicate - before.duplicate)
+        if (tally.rejected > before.rejected) streamEvents.rejected.inc(tally.rejected - before.rejected)
+        streamAckDuration.observe(secondsSince(startedAt))
         batch.forEach((event, position) => {
           const ack = acks[position]
           if (ack?.status === 'ACCEPTED') anticipateAfter(event, ack.eventId ?? '')
@@ -330,9 +386,10 @@ export function createEventStreamHandlers(
           const batch = takeBatch(queue)
           queuedEvents -= batch.length
           batchesInFlight += 1
+          const startedAt = performance.now()
           const recorded = recordBatch(batch)
           acked = acked
-            .then(async () => acknowledge(batch, await recorded))
+            .then(async () => acknowledge(batch, await recorded, startedAt))
             .finally(() => {
               batchesInFlight -= 1
               updateReading()
@@ -348,6 +405,11 @@ export function createEventStreamHandlers(
       const closeCall = (): void => {
         if (closed) return
         closed = true
+        if (!call.cancelled)
+          grpcRequestDuration.observe(
+            { method: 'memory.v1.EventStream/Stream', status_code: 'OK' },
+            secondsSince(streamStartedAt),
+          )
         log.info(
           { events: tally, ...(anticipations ? { anticipation: anticipations.counts } : {}) },
           'stream closed',
@@ -381,6 +443,10 @@ export function createEventStreamHandlers(
       call.on('cancelled', () => {
         queue.length = 0
         queuedEvents = 0
+        grpcRequestDuration.observe(
+          { method: 'memory.v1.EventStream/Stream', status_code: 'CANCELLED' },
+          secondsSince(streamStartedAt),
+        )
         log.info(
           { events: tally, ...(anticipations ? { anticipation: anticipations.counts } : {}) },
           'stream cancelled by the client',

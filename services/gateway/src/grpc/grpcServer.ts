@@ -1,3 +1,4 @@
+import { grpcRequestDuration, secondsSince } from '@memory-service/engines'
 import * as grpc from '@grpc/grpc-js'
 import * as protoLoader from '@grpc/proto-loader'
 import type { Logger } from '@memory-service/engines'
@@ -41,13 +42,26 @@ export function createHealthHandlers(deps: GrpcServerDependencies): HealthHandle
   }
   return {
     Check(call, callback) {
+      const startedAt = performance.now()
+      const answered = (code: string) =>
+        grpcRequestDuration.observe(
+          { method: 'grpc.health.v1.Health/Check', status_code: code },
+          secondsSince(startedAt),
+        )
       statusFor(call.request.service).then(
         (status) => {
           if (status === 'SERVICE_UNKNOWN') {
+            answered('NOT_FOUND')
             callback({ code: grpc.status.NOT_FOUND, details: `unknown service ${call.request.service}` })
-          } else callback(null, { status })
+          } else {
+            answered('OK')
+            callback(null, { status })
+          }
         },
-        (error: unknown) => callback({ code: grpc.status.INTERNAL, details: String(error) }),
+        (error: unknown) => {
+          answered('INTERNAL')
+          callback({ code: grpc.status.INTERNAL, details: String(error) })
+        },
       )
     },
     Watch(call) {

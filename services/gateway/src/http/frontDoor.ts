@@ -1,3 +1,4 @@
+import { rateLimited } from '@memory-service/engines'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import {
   AppError,
@@ -64,6 +65,7 @@ export function registerFrontDoor(
     const decision = deps.rateLimiter.take(principal.key.key_id, limit)
     setRateLimitHeaders(reply, limit.requests_per_minute, decision.remaining, decision.resetAtSeconds)
     if (!decision.allowed) {
+      rateLimited.inc({ transport: 'http' })
       reply.header('Retry-After', decision.retryAfterSeconds)
       throw new AppError('RATE_LIMITED', 'Rate limit exceeded for this API key', {
         limit: limit.requests_per_minute,

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { EventBatchRequest } from '@memory-service/contracts'
 import type { EventRecorder } from '@memory-service/log'
+import { countEventOutcomes, eventAckDuration, secondsSince } from '@memory-service/engines'
 import { principalOf } from '../http/frontDoor.js'
 
 /** `POST /v1/events/batch`: conversation events of the key's own instance, acknowledged one by one. */
@@ -20,11 +21,15 @@ export function registerEventRoutes(app: FastifyInstance, deps: { events: EventR
     },
     async (request) => {
       const principal = principalOf(request)
-      return recorder.record(
+      const startedAt = performance.now()
+      const response = await recorder.record(
         { instanceId: principal.instance.instance_id, clientId: principal.instance.client_id },
         request.body.events,
         request.id,
       )
+      eventAckDuration.observe({ transport: 'http' }, secondsSince(startedAt))
+      countEventOutcomes('http', response.results)
+      return response
     },
   )
 }

@@ -39,6 +39,8 @@ export interface EventRecorder {
     scope: { instanceId: string; clientId: string },
     events: unknown[],
     correlationId: string,
+    /** `traceparent` and `tracestate` of the request, when it was traced on another thread. */
+    traceHeaders?: Record<string, string>,
   ): Promise<EventBatchResponse>
 }
 
@@ -90,7 +92,7 @@ export function createEventRecorder(options: EventRecorderOptions): EventRecorde
   }
 
   return {
-    async record(scope, rawEvents, correlationId) {
+    async record(scope, rawEvents, correlationId, traceHeaders) {
       const results: EventResult[] = new Array<EventResult>(rawEvents.length)
       const valid: { index: number; event: ConversationEvent }[] = []
       rawEvents.forEach((raw, index) => {
@@ -166,6 +168,7 @@ export function createEventRecorder(options: EventRecorderOptions): EventRecorde
             }),
             correlationId,
             headers: {
+              ...traceHeaders,
               'event-type': pending.event.event_type,
               [CLIENT_EVENT_ID_HEADER]: pending.event.event_id ?? '',
             },

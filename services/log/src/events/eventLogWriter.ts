@@ -13,6 +13,7 @@ import {
   createSchemaCodec,
   createSealingCodec,
   keyringOf,
+  threadMetrics,
 } from '@memory-service/engines'
 import { CONVERSATION_EVENT_SUBJECT, conversationEventRecordedSchema } from '@memory-service/domain'
 import { createEventRecorder } from './createEventRecorder.js'
@@ -63,7 +64,11 @@ port.on('message', (message: WriterRequest) => {
     post({ kind: 'stats', id: message.id, stats: recorded.stats() })
     return
   }
-  recorder.record(message.scope, message.events, message.correlationId).then(
+  if (message.kind === 'metrics') {
+    void threadMetrics().then((metrics) => post({ kind: 'metrics', id: message.id, metrics }))
+    return
+  }
+  recorder.record(message.scope, message.events, message.correlationId, message.traceHeaders).then(
     (response) => post({ kind: 'recorded', id: message.id, response }),
     (error: unknown) => {
       const failure = error as { code?: string; message?: string; details?: Record<string, unknown> }

@@ -12,6 +12,7 @@ import type {
   ServiceConfig,
 } from '@memory-service/engines'
 import type { EventRecorder } from './createEventRecorder.js'
+import { addMetricsSource, withTraceHeaders, type ThreadMetrics } from '@memory-service/engines'
 import type { DedupeWindowStats } from '@memory-service/domain'
 
 /** What the writer thread is started with (structured-cloneable). */
@@ -35,8 +36,10 @@ export type WriterRequest =
       scope: { instanceId: string; clientId: string }
       events: unknown[]
       correlationId: string
+      traceHeaders?: Record<string, string>
     }
   | { kind: 'stats'; id: number }
+  | { kind: 'metrics'; id: number }
   | { kind: 'close' }
 
 export type WriterResponse =
@@ -46,6 +49,7 @@ export type WriterResponse =
   | { kind: 'recorded'; id: number; response: EventBatchResponse }
   | { kind: 'failed'; id: number; error: { code: string; message: string; details: Record<string, unknown> } }
   | { kind: 'stats'; id: number; stats: DedupeWindowStats & { caughtUp: boolean } }
+  | { kind: 'metrics'; id: number; metrics: ThreadMetrics }
 
 export interface EventLogWriter extends EventRecorder {
   /** Resolves once the thread has read the recent log back (its dedupe window is rebuilt). */
@@ -100,10 +104,16 @@ export async function createEventLogWriter(
           started = true
           resolveStarted()
         } else if (message.kind === 'caught-up') markCaughtUp()
-        else if (message.kind === 'recorded' || message.kind === 'stats') {
+        else if (message.kind === 'recorded' || message.kind === 'stats' || message.kind === 'metrics') {
           const pending = waiting.get(message.id)
           waiting.delete(message.id)
-          pending?.resolve((message.kind === 'recorded' ? message.response : message.stats) as never)
+          const answer =
+            message.kind === 'recorded'
+              ? message.response
+              : message.kind === 'stats'
+                ? message.stats
+                : message.metrics
+          pending?.resolve(answer as never)
         } else if (message.kind === 'failed') {
           const pending = waiting.get(message.id)
           waiting.delete(message.id)
@@ -137,12 +147,26 @@ export async function createEventLogWriter(
   }
 
   await start()
+  // The thread's produce requests are the gateway's: its Kafka metrics join the process's at each scrape.
+  const stopMetrics = addMetricsSource(() => ask<ThreadMetrics>((id) => ({ kind: 'metrics', id })))
   return {
     caughtUp,
-    record: (scope, events, correlationId) =>
-      ask<EventBatchResponse>((id) => ({ kind: 'record', id, scope, events, correlationId })),
+    record: (scope, events, correlationId) => {
+      // The thread has no trace of its own: the request's span travels with the events, into their headers.
+      const traceHeaders: Record<string, string> = {}
+      withTraceHeaders(traceHeaders)
+      return ask<EventBatchResponse>((id) => ({
+        kind: 'record',
+        id,
+        scope,
+        events,
+        correlationId,
+        traceHeaders,
+      }))
+    },
     stats: () => ask((id) => ({ kind: 'stats', id })),
     async close() {
+      stopMetrics()
       closing = true
       const closed = new Promise<void>((resolve) => worker.once('exit', () => resolve()))
       worker.postMessage({ kind: 'close' } satisfies WriterRequest)

@@ -33,6 +33,8 @@ export const consumerGroupsToWatch: readonly WatchedConsumerGroup[] = [
 export interface TopicLag {
   topic: string
   lag: number
+  /** The lag of each partition (for metrics; /readyz shows the topic's sum). */
+  partitions?: { partition: number; lag: number }[]
 }
 
 /** The lag of one group, measured (field names as in the /readyz body). */
@@ -80,6 +82,7 @@ export function groupLag(group: string, ends: TopicEnds[], committed: CommittedO
       ]),
     )
     let lag = 0n
+    const partitionLags: { partition: number; lag: number }[] = []
     for (const { partition, low, high } of partitions) {
       const offset = offsets.get(partition)
       const start = BigInt(low)
@@ -89,9 +92,11 @@ export function groupLag(group: string, ends: TopicEnds[], committed: CommittedO
         anyCommitted = true
         if (offset > from) from = offset
       }
-      if (end > from) lag += end - from
+      const behind = end > from ? end - from : 0n
+      lag += behind
+      partitionLags.push({ partition, lag: Number(behind) })
     }
-    return { topic, lag: Number(lag) }
+    return { topic, lag: Number(lag), partitions: partitionLags }
   })
   return {
     group,

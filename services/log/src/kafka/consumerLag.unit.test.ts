@@ -37,8 +37,16 @@ describe('consumer lag arithmetic', () => {
       lag: 9,
       no_committed_offsets: false,
       topics: [
-        { topic: 'mem.documents.v1', lag: 4 },
-        { topic: 'mem.ingestion-jobs.v1', lag: 5 },
+        {
+          topic: 'mem.documents.v1',
+          lag: 4,
+          partitions: [
+            { partition: 0, lag: 4 },
+            { partition: 1, lag: 0 },
+            { partition: 2, lag: 0 },
+          ],
+        },
+        { topic: 'mem.ingestion-jobs.v1', lag: 5, partitions: [{ partition: 0, lag: 5 }] },
       ],
     })
   })
@@ -72,7 +80,7 @@ describe('consumer lag arithmetic', () => {
       group: 'memory-pipeline',
       lag: 14,
       no_committed_offsets: true,
-      topics: [{ topic: 'mem.documents.v1', lag: 14 }],
+      topics: [{ topic: 'mem.documents.v1', lag: 14, partitions: expect.any(Array) as unknown }],
     })
     expect(groupLag('memory-pipeline', [documents], [])).toMatchObject({
       lag: 14,

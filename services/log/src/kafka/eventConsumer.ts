@@ -1,7 +1,19 @@
 import type { Consumer, IHeaders, Kafka, KafkaMessage } from 'kafkajs'
 import type { Logger } from '@memory-service/engines'
 import type { SchemaCodec } from '@memory-service/engines'
-import { isErasedContent, isKeyStoreUnavailable, isPermanentFailure } from '@memory-service/engines'
+import {
+  consumedBatchDuration,
+  consumedRecords,
+  contextFrom,
+  inSpan,
+  isErasedContent,
+  isKeyStoreUnavailable,
+  isPermanentFailure,
+  isTracing,
+  secondsSince,
+  SpanKind,
+  tracer,
+} from '@memory-service/engines'
 import { CORRELATION_ID_HEADER } from './eventProducer.js'
 
 export interface ConsumedEvent<T> {
@@ -66,6 +78,9 @@ export interface EventConsumer {
   close(): Promise<void>
 }
 
+/** Spans one applied batch adds at most, one per trace among its records. */
+const maxTracesPerBatch = 100
+
 /** Kafka headers as text: the first value of each (what our producers write: one value per name). */
 export function headersToStrings(headers: IHeaders | undefined): Record<string, string> {
   const result: Record<string, string> = {}
@@ -90,6 +105,18 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
   })
   await consumer.connect()
   await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning ?? false })
+  const counted = {
+    applied: consumedRecords.labels(options.groupId, 'applied'),
+    deadLettered: consumedRecords.labels(options.groupId, 'dead_lettered'),
+    erased: consumedRecords.labels(options.groupId, 'erased'),
+  }
+  const batchDuration = consumedBatchDuration.labels(options.groupId)
+  const spanAttributes = (topic: string, partition: number) => ({
+    'messaging.system': 'kafka',
+    'messaging.destination.name': topic,
+    'messaging.destination.partition.id': String(partition),
+    'messaging.consumer.group.name': options.groupId,
+  })
 
   async function decode(
     topic: string,
@@ -111,6 +138,7 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
     } catch (error) {
       // Its data subject was erased: there is nothing left to apply, and nothing of it may be dead-lettered.
       if (isErasedContent(error)) {
+        counted.erased.inc()
         options.logger.debug(
           { topic, partition, offset: message.offset },
           'record of an erased user passed over',
@@ -122,6 +150,7 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
       if (!options.onUndecodable) throw error
       options.logger.error({ err: error, topic, partition, offset: message.offset }, 'undecodable record')
       await options.onUndecodable(record, error)
+      counted.deadLettered.inc()
       return null
     }
   }
@@ -152,7 +181,39 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
           'record refused for good; handed over to the dead letters',
         )
         await onRejected(event, error)
+        counted.deadLettered.inc()
       }
+    }
+  }
+
+  /**
+   * A batch applied at once belongs to every trace its records came with: one span in each (up to a bound), all
+   * covering the batch's write.
+   */
+  function traceBatch(events: ConsumedEvent<T>[], startedAt: number): void {
+    const startTime = performance.timeOrigin + startedAt
+    const traces = new Map<string, ConsumedEvent<T>>()
+    for (const event of events) {
+      const traceparent = event.headers.traceparent
+      if (traceparent !== undefined && !traces.has(traceparent)) traces.set(traceparent, event)
+      if (traces.size >= maxTracesPerBatch) break
+    }
+    for (const event of traces.values()) {
+      tracer()
+        .startSpan(
+          `process ${event.topic}`,
+          {
+            kind: SpanKind.CONSUMER,
+            startTime,
+            attributes: {
+              ...spanAttributes(event.topic, event.partition),
+              'memory_service.correlation_id': event.correlationId ?? '',
+              'messaging.batch.message_count': events.length,
+            },
+          },
+          contextFrom(event.headers),
+        )
+        .end()
     }
   }
 
@@ -171,8 +232,13 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
           if (event) events.push(event)
         }
         const batchOptions = options
-        if (events.length > 0)
+        if (events.length > 0) {
+          const startedAt = performance.now()
           await applyOrReject(events, (some) => batchOptions.handleBatch(some, batchLog), batchLog)
+          batchDuration.observe(secondsSince(startedAt))
+          counted.applied.inc(events.length)
+          if (isTracing()) traceBatch(events, startedAt)
+        }
         const last = batch.messages.at(-1)
         if (last) context.resolveOffset(last.offset)
         await context.heartbeat()
@@ -194,7 +260,26 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
           const event = await decode(batch.topic, batch.partition, { ...message, value: message.value })
           if (event) {
             const log = batchLog.child({ offset: message.offset, correlationId: event.correlationId })
-            await applyOrReject([event], ([one]) => (one ? options.handle(one, log) : Promise.resolve()), log)
+            const startedAt = performance.now()
+            const apply = () =>
+              applyOrReject([event], ([one]) => (one ? options.handle(one, log) : Promise.resolve()), log)
+            // The record's own trace (from its headers) goes on in the handler, and into what it appends.
+            if (isTracing())
+              await inSpan(
+                `process ${batch.topic}`,
+                {
+                  kind: SpanKind.CONSUMER,
+                  parent: contextFrom(event.headers),
+                  attributes: {
+                    ...spanAttributes(batch.topic, batch.partition),
+                    'memory_service.correlation_id': event.correlationId ?? '',
+                  },
+                },
+                apply,
+              )
+            else await apply()
+            batchDuration.observe(secondsSince(startedAt))
+            counted.applied.inc()
           }
         }
         done.add(message.offset)

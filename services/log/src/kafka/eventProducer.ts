@@ -1,6 +1,12 @@
 import type { OutgoingEvent } from '@memory-service/domain'
 import { Partitioners, type IHeaders, type Kafka, type Producer } from 'kafkajs'
-import type { SchemaCodec } from '@memory-service/engines'
+import {
+  kafkaProduceDuration,
+  kafkaProducedRecords,
+  secondsSince,
+  withTraceHeaders,
+  type SchemaCodec,
+} from '@memory-service/engines'
 
 /** Header that carries the request's correlation id from the API into background work and its logs. */
 export const CORRELATION_ID_HEADER = 'x-correlation-id'
@@ -104,14 +110,33 @@ export async function createEventProducer(kafka: Kafka, codec: SchemaCodec): Pro
   }
   const encode = async (topic: string, events: OutgoingEvent[]): Promise<EncodedEvent[]> => {
     const partitionOf = await partitionerOf(topic)
+    // The trace of the work that appends (a request, a document in the pipeline) goes on with the records.
+    const traceHeaders: Record<string, string> = {}
+    withTraceHeaders(traceHeaders)
     return Promise.all(
       events.map(async (event) => ({
         key: event.key,
         value: await codec.encode(event.subject, event.payload),
-        headers: { ...event.headers, [CORRELATION_ID_HEADER]: event.correlationId },
+        headers: { ...traceHeaders, ...event.headers, [CORRELATION_ID_HEADER]: event.correlationId },
         partition: partitionOf(event.key),
       })),
     )
+  }
+  /** One produce request, timed and counted. */
+  const produce = async <T>(
+    records: { topic: string; count: number }[],
+    send: () => Promise<T>,
+  ): Promise<T> => {
+    const startedAt = performance.now()
+    try {
+      const result = await send()
+      kafkaProduceDuration.observe({ outcome: 'ok' }, secondsSince(startedAt))
+      for (const { topic, count } of records) kafkaProducedRecords.inc({ topic }, count)
+      return result
+    } catch (error) {
+      kafkaProduceDuration.observe({ outcome: 'error' }, secondsSince(startedAt))
+      throw error
+    }
   }
   const sendEncoded = async (
     batches: { topic: string; messages: EncodedEvent[] }[],
@@ -126,7 +151,10 @@ export async function createEventProducer(kafka: Kafka, codec: SchemaCodec): Pro
       .filter(([, messages]) => messages.length > 0)
       .map(([topic, messages]) => ({ topic, messages }))
     if (topicMessages.length === 0) return []
-    const metadata = await producer.sendBatch({ acks: -1, topicMessages })
+    const metadata = await produce(
+      topicMessages.map(({ topic, messages }) => ({ topic, count: messages.length })),
+      () => producer.sendBatch({ acks: -1, topicMessages }),
+    )
     return metadata.map((entry) => ({
       topic: entry.topicName,
       partition: entry.partition,
@@ -137,7 +165,9 @@ export async function createEventProducer(kafka: Kafka, codec: SchemaCodec): Pro
     async append(topic, events) {
       if (events.length === 0) return []
       const messages = await encode(topic, events)
-      const metadata = await producer.send({ topic, acks: -1, messages })
+      const metadata = await produce([{ topic, count: messages.length }], () =>
+        producer.send({ topic, acks: -1, messages }),
+      )
       return metadata.map((entry) => ({ partition: entry.partition, baseOffset: entry.baseOffset ?? '0' }))
     },
     async appendMany(batches) {
@@ -151,7 +181,9 @@ export async function createEventProducer(kafka: Kafka, codec: SchemaCodec): Pro
     sendEncoded,
     async forward(topic, records) {
       if (records.length === 0) return
-      await producer.send({ topic, acks: -1, messages: records })
+      await produce([{ topic, count: records.length }], () =>
+        producer.send({ topic, acks: -1, messages: records }),
+      )
     },
     async close() {
       await Promise.allSettled([producer.disconnect(), admin.disconnect()])

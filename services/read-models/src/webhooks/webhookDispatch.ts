@@ -29,23 +29,29 @@ export function createWebhookDispatch(options: {
 }) {
   const now = options.now ?? (() => new Date())
   return async (
-    events: { payload: IngestionJobChanged | ControlEvent; offset: string }[],
+    events: {
+      payload: IngestionJobChanged | ControlEvent
+      offset: string
+      headers?: Record<string, string>
+    }[],
   ): Promise<{ notices: number; created: number }> => {
-    const notices: WebhookNotice[] = []
-    for (const { payload, offset } of events) {
+    const notices: (WebhookNotice & { traceparent?: string })[] = []
+    for (const { payload, offset, headers } of events) {
+      const traceparent = headers?.traceparent
       if (payload.type === 'ingestion_job_changed') {
         const notice = noticeOfJobChange(payload)
-        if (notice) notices.push(notice)
+        if (notice) notices.push({ ...notice, ...(traceparent ? { traceparent } : {}) })
         continue
       }
       const notice = noticeOfControlEvent(payload)
-      if (notice && (!options.accepted || (await options.accepted(payload, offset)))) notices.push(notice)
+      if (notice && (!options.accepted || (await options.accepted(payload, offset))))
+        notices.push({ ...notice, ...(traceparent ? { traceparent } : {}) })
     }
     if (notices.length === 0) return { notices: 0, created: 0 }
     const webhooks = [...options.webhooks()]
     const at = now()
     const deliveries = notices.flatMap((notice) =>
-      subscribersOf(webhooks, notice).map((webhook) => newDelivery(webhook, notice, at)),
+      subscribersOf(webhooks, notice).map((webhook) => newDelivery(webhook, notice, at, notice.traceparent)),
     )
     return { notices: notices.length, created: await options.store.createMany(deliveries) }
   }

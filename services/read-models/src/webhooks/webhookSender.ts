@@ -1,3 +1,4 @@
+import { contextFrom, inSpan, SpanKind, webhookDeliveries, withTraceHeaders } from '@memory-service/engines'
 import { Webhook } from 'standardwebhooks'
 import {
   abandoned,
@@ -92,12 +93,33 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     await options.store.replace(stored, delivery)
   }
 
-  async function send(claimed: StoredDelivery): Promise<void> {
+  function send(claimed: StoredDelivery): Promise<void> {
+    const traceparent = claimed.delivery.traceparent
+    return inSpan(
+      'webhook deliver',
+      {
+        kind: SpanKind.CLIENT,
+        ...(traceparent ? { parent: contextFrom({ traceparent }) } : {}),
+        attributes: {
+          'memory_service.role': 'webhooks',
+          'memory_service.webhook.event_type': claimed.delivery.event_type,
+        },
+      },
+      () => attempt(claimed),
+    )
+  }
+
+  async function attempt(claimed: StoredDelivery): Promise<void> {
     const delivery = claimed.delivery
     const webhook = options.webhookOf(delivery.webhook_id)
-    if (!webhook) return record(claimed, abandoned(delivery, 'webhook deleted', options.now()))
-    if (webhook.status !== 'active')
+    if (!webhook) {
+      webhookDeliveries.inc({ outcome: 'abandoned' })
+      return record(claimed, abandoned(delivery, 'webhook deleted', options.now()))
+    }
+    if (webhook.status !== 'active') {
+      webhookDeliveries.inc({ outcome: 'abandoned' })
       return record(claimed, abandoned(delivery, 'webhook disabled', options.now()))
+    }
     let result: AttemptResult
     try {
       const headers = signedHeaders(
@@ -106,6 +128,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
         delivery.payload,
         options.now(),
       )
+      withTraceHeaders(headers)
       result = await options.transport.send({
         url: webhook.url,
         headers,
@@ -116,6 +139,14 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
       result = { error: error instanceof Error ? error.message : String(error) }
     }
     const outcome = afterAttempt(delivery, result, options.policy, options.now())
+    webhookDeliveries.inc({
+      outcome:
+        outcome.delivery.status === 'succeeded'
+          ? 'delivered'
+          : outcome.delivery.status === 'pending'
+            ? 'failed'
+            : 'abandoned',
+    })
     await record(claimed, outcome.delivery)
     if (outcome.giveUp) await options.disable(webhook, outcome.giveUp.reason)
   }
