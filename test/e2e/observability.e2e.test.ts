@@ -220,14 +220,52 @@ describe('traces', () => {
     expect((JSON.parse(lines[0] ?? '{}') as { trace_id?: string }).trace_id).toBe(traceId)
   })
 
+  it('follow conversation events through the writer thread into the conversations projection', async () => {
+    const traceId = randomBytes(16).toString('hex')
+    const response = await fetch(`${baseUrl}/v1/events/batch`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${apiKey}`,
+        'content-type': 'application/json',
+        traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01`,
+      },
+      body: JSON.stringify({
+        events: [
+          {
+            event_type: 'user_message',
+            conversation_id: uniqueName('conv-trace'),
+            user_id: 'user-trace',
+            content: 'a traced turn',
+          },
+        ],
+      }),
+    })
+    expect(response.status).toBe(200)
+    const projected = await eventually(async () =>
+      exporter
+        .getFinishedSpans()
+        .find(
+          (span) =>
+            span.spanContext().traceId === traceId &&
+            span.attributes['messaging.consumer.group.name'] === serviceConsumerGroups.conversations,
+        ),
+    )
+    const request = exporter
+      .getFinishedSpans()
+      .find((span) => span.spanContext().traceId === traceId && span.name === 'POST /v1/events/batch')
+    expect(projected.parentSpanContext?.spanId).toBe(request?.spanContext().spanId)
+  })
+
   it('begin a trace of their own for a request that names none, and leave probes and scrapes untraced', async () => {
     await fetch(`${baseUrl}/healthz`)
     await fetch(`${baseUrl}/metrics`)
     const finished = exporter.getFinishedSpans()
-    // The event batches of the metrics test named no trace.
-    const batches = finished.filter((span) => span.name === 'POST /v1/events/batch')
-    expect(batches.length).toBeGreaterThanOrEqual(2)
-    for (const span of batches) expect(span.parentSpanContext).toBeUndefined()
+    // The two event batches of the metrics test named no trace: each began one.
+    const roots = finished.filter(
+      (span) => span.name === 'POST /v1/events/batch' && span.parentSpanContext === undefined,
+    )
+    expect(roots).toHaveLength(2)
+    expect(new Set(roots.map((span) => span.spanContext().traceId)).size).toBe(2)
     expect(finished.filter((span) => ['GET /healthz', 'GET /metrics'].includes(span.name))).toEqual([])
     // Nor is a client call outside any trace (the services poll Elasticsearch all the time) a trace of its own.
     expect(
