@@ -7,12 +7,15 @@ import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
+import { createServer, type IncomingHttpHeaders } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace'
 import { SpanKind } from '@opentelemetry/api'
 import { createLogger, startTracing, type RunningTracing } from '@memory-service/engines'
 import {
   CONVERSATION_EVENTS_TOPIC,
+  DEAD_LETTER_TOPIC,
   DOCUMENTS_TOPIC,
   MEMORIES_TOPIC,
   serviceConsumerGroups,
@@ -20,6 +23,7 @@ import {
 import { consumerGroupsToWatch } from '@memory-service/log'
 import { createEventStream } from '@memory-service/client'
 import { eventually, startGatewayWithInstance, uniqueName } from '../support/testEngines.js'
+import { faultMarkers } from '../support/faultInjection.js'
 import { parsePrometheusText, sampleValue, type Sample } from '../support/prometheusText.js'
 
 let harness: Awaited<ReturnType<typeof startGatewayWithInstance>>
@@ -153,10 +157,57 @@ describe('metrics', () => {
       ),
     ).toBe(true)
   })
+
+  it('count a document whose extraction fails for good as failed and dead-lettered, once', async () => {
+    const before = await scrape()
+    const response = await fetch(`${baseUrl}/v1/memories`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        document: `Notes from the meeting. ${faultMarkers.malformedExtraction}`,
+        document_type: 'ai-chat-conversation',
+        document_created_at: '2024-03-20T10:00:00.000Z',
+        mode: 'fast',
+        user_id: 'user-poison',
+      }),
+    })
+    expect(response.status).toBe(201)
+    const after = await eventually(async () => {
+      const scraped = await scrape()
+      const failed =
+        sampleValue(scraped, 'memory_service_pipeline_documents_total', { outcome: 'failed' }) -
+        sampleValue(before, 'memory_service_pipeline_documents_total', { outcome: 'failed' })
+      return failed > 0 ? scraped : undefined
+    }, 60_000)
+    const delta = (name: string, labels: Record<string, string>) =>
+      sampleValue(after, name, labels) - sampleValue(before, name, labels)
+    expect(delta('memory_service_pipeline_documents_total', { outcome: 'failed' })).toBe(1)
+    expect(
+      delta('memory_service_consumer_records_total', {
+        group: serviceConsumerGroups.pipeline,
+        outcome: 'dead_lettered',
+      }),
+    ).toBe(1)
+    expect(delta('memory_service_kafka_produced_records_total', { topic: DEAD_LETTER_TOPIC })).toBe(1)
+  })
 })
 
 describe('traces', () => {
-  it('follow a document from its POST through the pipeline into the projections as one trace', async () => {
+  it('follow a document from its POST through the pipeline into the projections and its webhook as one trace', async () => {
+    const received: IncomingHttpHeaders[] = []
+    const receiver = createServer((request, response) => {
+      received.push(request.headers)
+      request.resume()
+      request.on('end', () => response.writeHead(204).end())
+    })
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
+    const { port } = receiver.address() as AddressInfo
+    const registered = await fetch(`${baseUrl}/v1/webhooks`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: `http://127.0.0.1:${String(port)}/hook`, events: ['ingestion.completed'] }),
+    })
+    expect(registered.status).toBe(201)
     const traceId = randomBytes(16).toString('hex')
     const callerSpanId = randomBytes(8).toString('hex')
     const response = await fetch(`${baseUrl}/v1/memories`, {
@@ -211,6 +262,19 @@ describe('traces', () => {
     expect(
       spans.some((span) => span.attributes['messaging.consumer.group.name'] === serviceConsumerGroups.graph),
     ).toBe(true)
+
+    // The webhook's attempt continues the trace and hands it to the receiver.
+    const delivered = await eventually(async () =>
+      received.find((headers) => headers.traceparent?.includes(traceId)),
+    )
+    expect(delivered['webhook-id']).toBeDefined()
+    // Its span ends once the attempt is recorded, a moment after the receiver answered.
+    await eventually(async () =>
+      exporter
+        .getFinishedSpans()
+        .find((span) => span.name === 'webhook deliver' && span.spanContext().traceId === traceId),
+    )
+    receiver.close()
 
     // The pipeline's log line about the document names the trace.
     const lines = readFileSync(logFile, 'utf8')

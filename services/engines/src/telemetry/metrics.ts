@@ -132,7 +132,7 @@ export function exposeConsumerLag(read: () => Promise<LagReading>): () => void {
 
 export const consumedBatchDuration = new Histogram({
   name: 'memory_service_consumer_batch_duration_seconds',
-  help: 'Applying one fetched batch of records, by consumer group (each projection and the pipeline are a group).',
+  help: 'Applying one fetched batch of records (one record, for a consumer that handles them one by one, as the pipeline does), by consumer group.',
   labelNames: ['group'] as const,
   buckets: latencyBuckets,
   registers,
@@ -140,7 +140,7 @@ export const consumedBatchDuration = new Histogram({
 
 export const consumedRecords = new Counter({
   name: 'memory_service_consumer_records_total',
-  help: 'Records handled by a consumer group, by outcome (applied, dead_lettered, erased: its data subject was erased).',
+  help: 'Records of a consumer group by outcome: applied (handled), dead_lettered (parked in the dead-letter topic: refused by a store, undecodable, or a document whose pipeline stage failed, which is applied too), erased (passed over: its data subject was erased).',
   labelNames: ['group', 'outcome'] as const,
   registers,
 })

@@ -62,7 +62,21 @@ describe('consumer lag against Kafka', () => {
     await commit(groupId, topic, [{ partition: 0, offset: '3' }])
     expect(await consumerLag(kafka, [{ group: groupId, topics: [topic] }])).toEqual([
       // partition 0: 7 − 3; partition 1: nothing committed, 5 − 0.
-      { group: groupId, lag: 9, no_committed_offsets: false, topics: [{ topic, lag: 9 }] },
+      {
+        group: groupId,
+        lag: 9,
+        no_committed_offsets: false,
+        topics: [
+          {
+            topic,
+            lag: 9,
+            partitions: [
+              { partition: 0, lag: 4 },
+              { partition: 1, lag: 5 },
+            ],
+          },
+        ],
+      },
     ])
   })
 
@@ -85,11 +99,32 @@ describe('consumer lag against Kafka', () => {
         lag: 6,
         no_committed_offsets: false,
         topics: [
-          { topic, lag: 3 },
-          { topic: otherTopic, lag: 3 },
+          {
+            topic,
+            lag: 3,
+            partitions: [
+              { partition: 0, lag: 0 },
+              { partition: 1, lag: 3 },
+            ],
+          },
+          { topic: otherTopic, lag: 3, partitions: [{ partition: 0, lag: 3 }] },
         ],
       },
-      { group: fresh, lag: 12, no_committed_offsets: true, topics: [{ topic, lag: 12 }] },
+      {
+        group: fresh,
+        lag: 12,
+        no_committed_offsets: true,
+        topics: [
+          {
+            topic,
+            lag: 12,
+            partitions: [
+              { partition: 0, lag: 7 },
+              { partition: 1, lag: 5 },
+            ],
+          },
+        ],
+      },
     ])
   })
 

@@ -96,6 +96,7 @@ export function groupLag(group: string, ends: TopicEnds[], committed: CommittedO
       lag += behind
       partitionLags.push({ partition, lag: Number(behind) })
     }
+    partitionLags.sort((a, b) => a.partition - b.partition)
     return { topic, lag: Number(lag), partitions: partitionLags }
   })
   return {

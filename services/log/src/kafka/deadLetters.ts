@@ -1,3 +1,4 @@
+import { consumedRecords } from '@memory-service/engines'
 import type { IHeaders } from 'kafkajs'
 import type { EventProducer } from './eventProducer.js'
 import { DEAD_LETTER_TOPIC } from '@memory-service/domain'
@@ -36,6 +37,8 @@ export function createDeadLetterWriter(
   consumerGroup: string,
   now: () => Date = () => new Date(),
 ): DeadLetterWriter {
+  // Every dead letter of the group passes here, whichever path parked it (a pipeline stage, a store's refusal).
+  const parked = consumedRecords.labels(consumerGroup, 'dead_lettered')
   return {
     async write(record, errors) {
       await producer.forward(DEAD_LETTER_TOPIC, [
@@ -53,6 +56,7 @@ export function createDeadLetterWriter(
           },
         },
       ])
+      parked.inc()
     },
   }
 }

@@ -107,7 +107,6 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
   await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning ?? false })
   const counted = {
     applied: consumedRecords.labels(options.groupId, 'applied'),
-    deadLettered: consumedRecords.labels(options.groupId, 'dead_lettered'),
     erased: consumedRecords.labels(options.groupId, 'erased'),
   }
   const batchDuration = consumedBatchDuration.labels(options.groupId)
@@ -150,7 +149,6 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
       if (!options.onUndecodable) throw error
       options.logger.error({ err: error, topic, partition, offset: message.offset }, 'undecodable record')
       await options.onUndecodable(record, error)
-      counted.deadLettered.inc()
       return null
     }
   }
@@ -167,6 +165,7 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
     const onRejected = options.onRejected
     try {
       await apply(events)
+      counted.applied.inc(events.length)
       return
     } catch (error) {
       if (!onRejected || !isPermanentFailure(error)) throw error
@@ -174,6 +173,7 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
     for (const event of events) {
       try {
         await apply([event])
+        counted.applied.inc()
       } catch (error) {
         if (!isPermanentFailure(error)) throw error
         log.error(
@@ -181,7 +181,6 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
           'record refused for good; handed over to the dead letters',
         )
         await onRejected(event, error)
-        counted.deadLettered.inc()
       }
     }
   }
@@ -236,7 +235,6 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
           const startedAt = performance.now()
           await applyOrReject(events, (some) => batchOptions.handleBatch(some, batchLog), batchLog)
           batchDuration.observe(secondsSince(startedAt))
-          counted.applied.inc(events.length)
           if (isTracing()) traceBatch(events, startedAt)
         }
         const last = batch.messages.at(-1)
@@ -279,7 +277,6 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
               )
             else await apply()
             batchDuration.observe(secondsSince(startedAt))
-            counted.applied.inc()
           }
         }
         done.add(message.offset)
