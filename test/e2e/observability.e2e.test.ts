@@ -238,7 +238,12 @@ describe('traces', () => {
     const spans = await eventually(async () => {
       const inTrace = exporter.getFinishedSpans().filter((span) => span.spanContext().traceId === traceId)
       const groups = new Set(inTrace.map((span) => span.attributes['messaging.consumer.group.name']))
-      return groups.has(serviceConsumerGroups.pipeline) && groups.has(serviceConsumerGroups.vector)
+      // The graph projection applies its batch on its own time: wait for all three.
+      return [
+        serviceConsumerGroups.pipeline,
+        serviceConsumerGroups.vector,
+        serviceConsumerGroups.graph,
+      ].every((group) => groups.has(group))
         ? inTrace
         : undefined
     })
