@@ -145,18 +145,16 @@ describe('reembed', () => {
         return hashing.embed(texts)
       },
     }
-    // Searches keep being answered while the instance holds both models' vectors.
+    // Searches keep being answered while the instance holds both models' vectors. The memories are searchable
+    // before the run starts: the index reads above are real time, a search sees them only after a refresh.
+    const searchBiscuit = async () =>
+      (await clients.reembedded.memories.search({ query: 'greyhound Biscuit', user_id: userId, limit: 5 }))
+        .results.length
+    await eventually(async () => ((await searchBiscuit()) > 0 ? true : undefined))
     const run = { going: true }
     const answered: number[] = []
     const searching = (async () => {
-      while (run.going) {
-        const reply = await clients.reembedded.memories.search({
-          query: 'greyhound Biscuit',
-          user_id: userId,
-          limit: 5,
-        })
-        answered.push(reply.results.length)
-      }
+      while (run.going) answered.push(await searchBiscuit())
     })()
     const [report] = await runReembed(
       harness.config,

@@ -80,12 +80,15 @@ export async function createProcessRuntime(
   return runtime
 }
 
-/** The process's embedding model for documents and edits (batched: concurrent calls share one model call). */
+/**
+ * The process's embedding model for documents and edits (batched: concurrent calls share one model call). The model
+ * calls are measured, with the merged batches' sizes; a caller's wait, queueing included, is its stage's time.
+ */
 export const sharedEmbedder = (runtime: ProcessRuntime): Promise<Embedder> =>
   runtime.shared(
     'embedder',
     async () =>
-      measuredEmbedder(createBatchingEmbedder(await createEmbedder(runtime.config.embeddings)), 'documents'),
+      createBatchingEmbedder(measuredEmbedder(await createEmbedder(runtime.config.embeddings), 'documents')),
     (embedder) => embedder.close(),
   )
 

@@ -357,15 +357,17 @@ export function createEventStreamHandlers(
         const ready = acks.filter((ack): ack is EventAck => ack !== undefined)
         if (clientBatches && ready.length > 1) send({ acks: { acks: ready } })
         else for (const ack of ready) send({ ack })
-        const before = { ...tally }
+        const outcomes = { accepted: 0, duplicate: 0, rejected: 0 }
         for (const ack of ready) {
-          if (ack.status === 'ACCEPTED') tally.accepted += 1
-          else if (ack.status === 'DUPLICATE') tally.duplicate += 1
-          else tally.rejected += 1
+          if (ack.status === 'ACCEPTED') outcomes.accepted += 1
+          else if (ack.status === 'DUPLICATE') outcomes.duplicate += 1
+          else outcomes.rejected += 1
         }
-        if (tally.accepted > before.accepted) streamEvents.accepted.inc(tally.accepted - before.accepted)
-        if (tally.duplicate > before.duplicate) streamEvents.duplicate.inc(tally.duplicate - before.duplicate)
-        if (tally.rejected > before.rejected) streamEvents.rejected.inc(tally.rejected - before.rejected)
+        for (const outcome of ['accepted', 'duplicate', 'rejected'] as const) {
+          if (outcomes[outcome] === 0) continue
+          tally[outcome] += outcomes[outcome]
+          streamEvents[outcome].inc(outcomes[outcome])
+        }
         streamAckDuration.observe(secondsSince(startedAt))
         batch.forEach((event, position) => {
           const ack = acks[position]
