@@ -7,6 +7,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { closeSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs'
+import { createServer, type AddressInfo, type Server } from 'node:net'
 import { join } from 'node:path'
 
 export type ClusterRole = 'gateway' | 'pipeline' | 'projectors'
@@ -21,32 +22,84 @@ export interface ClusterMember {
   grpc?: string
 }
 
+/** The ports of the six members: REST and gRPC of each gateway, /metrics of each worker (pipeline 1–2, projectors 1–2). */
+export interface ClusterPorts {
+  http: [number, number]
+  grpc: [number, number]
+  metrics: [number, number, number, number]
+}
+
+/**
+ * The documented ports, from HTTP_PORT (8080), GRPC_PORT (50051) and METRICS_PORT (9464) up. 8081 is the local
+ * stack's schema registry: the second gateway listens two ports up.
+ */
+export function configuredClusterPorts(env: NodeJS.ProcessEnv = process.env): ClusterPorts {
+  const base = (value: string | undefined, fallback: number) => (value ? Number(value) : fallback)
+  const http = base(env.HTTP_PORT, 8080)
+  const grpc = base(env.GRPC_PORT, 50051)
+  const metrics = base(env.METRICS_PORT, 9464)
+  return {
+    http: [http, http + 2],
+    grpc: [grpc, grpc + 1],
+    metrics: [metrics, metrics + 1, metrics + 2, metrics + 3],
+  }
+}
+
+/**
+ * Eight ports free now, held together while they are picked so that no two are the same: a cluster that runs beside
+ * `npm start` or another cluster (the fault suite). A member restarted later gets its port again.
+ */
+export async function freeClusterPorts(): Promise<ClusterPorts> {
+  const servers = await Promise.all(
+    Array.from(
+      { length: 8 },
+      () =>
+        new Promise<Server>((resolve, reject) => {
+          const server = createServer()
+          server.once('error', reject)
+          server.listen(0, '127.0.0.1', () => resolve(server))
+        }),
+    ),
+  )
+  const ports = servers.map((server) => (server.address() as AddressInfo).port)
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))))
+  const [http1, http2, grpc1, grpc2, m1, m2, m3, m4] = ports as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ]
+  return { http: [http1, http2], grpc: [grpc1, grpc2], metrics: [m1, m2, m3, m4] }
+}
+
 /** The six members, gateway-1 first (the ClickHouse owner starts before anyone forwards to it). */
-export function clusterMembers(
-  options: { httpPort?: number; grpcPort?: number; metricsPort?: number } = {},
-): ClusterMember[] {
-  const httpPort = options.httpPort ?? 8080
-  const grpcPort = options.grpcPort ?? 50051
-  // Workers have no gateway to serve /metrics: each listens on a port of its own, from this one up.
-  const metricsPort = options.metricsPort ?? 9464
-  const ownerUrl = `http://127.0.0.1:${String(httpPort)}`
-  // 8081 is the local stack's schema registry: the second gateway listens two ports up.
-  const gateway = (n: number): ClusterMember => ({
-    name: `gateway-${String(n)}`,
-    role: 'gateway',
-    http: `http://127.0.0.1:${String(httpPort + 2 * (n - 1))}`,
-    grpc: `127.0.0.1:${String(grpcPort + n - 1)}`,
-    env: {
-      HTTP_PORT: String(httpPort + 2 * (n - 1)),
-      GRPC_PORT: String(grpcPort + n - 1),
-      ...(n === 1 ? {} : { CLICKHOUSE_OWNER_URL: ownerUrl }),
-    },
-  })
-  const worker = (role: 'pipeline' | 'projectors', n: number): ClusterMember => ({
+export function clusterMembers(ports: ClusterPorts = configuredClusterPorts()): ClusterMember[] {
+  const ownerUrl = `http://127.0.0.1:${String(ports.http[0])}`
+  const gateway = (n: 1 | 2): ClusterMember => {
+    const http = ports.http[n - 1] ?? 0
+    const grpc = ports.grpc[n - 1] ?? 0
+    return {
+      name: `gateway-${String(n)}`,
+      role: 'gateway',
+      http: `http://127.0.0.1:${String(http)}`,
+      grpc: `127.0.0.1:${String(grpc)}`,
+      env: {
+        HTTP_PORT: String(http),
+        GRPC_PORT: String(grpc),
+        ...(n === 1 ? {} : { CLICKHOUSE_OWNER_URL: ownerUrl }),
+      },
+    }
+  }
+  // Workers have no gateway to serve /metrics: each listens on a port of its own.
+  const worker = (role: 'pipeline' | 'projectors', n: 1 | 2): ClusterMember => ({
     name: `${role}-${String(n)}`,
     role,
     env: {
-      METRICS_PORT: String(metricsPort + (role === 'pipeline' ? 0 : 2) + n - 1),
+      METRICS_PORT: String(ports.metrics[(role === 'pipeline' ? 0 : 2) + n - 1] ?? 0),
       ...(role === 'projectors' ? { CLICKHOUSE_OWNER_URL: ownerUrl } : {}),
     },
   })
@@ -78,13 +131,15 @@ const readyLine = 'Memory Service ready'
 
 export async function startCluster(options: {
   root: string
+  /** The members' ports: the configured ones (`configuredClusterPorts`) unless given. */
+  ports?: ClusterPorts
   logDir: string
   env?: NodeJS.ProcessEnv
   members?: ClusterMember[]
   readyTimeoutMs?: number
   onProgress?: (message: string) => void
 }): Promise<RunningCluster> {
-  const members = options.members ?? clusterMembers()
+  const members = options.members ?? clusterMembers(options.ports)
   const readyTimeoutMs = options.readyTimeoutMs ?? 180_000
   const progress = options.onProgress ?? (() => undefined)
   mkdirSync(options.logDir, { recursive: true })

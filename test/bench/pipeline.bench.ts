@@ -8,9 +8,18 @@
  * PIPELINE_VISIBILITY_TIMEOUT_MS=0 leaves the projectors out). BENCH_DOCUMENTS sets the document count.
  * BENCH_FACTS=1 makes every document's second sentence a changing fact of its speaker ("Now I live in Paris."), so
  * each one pays the supersession step (its facts' versions read and settled); the default documents state none.
+ * Then where a document's time goes, per stage, from this process's pipeline metrics (the documents its worker
+ * handled: a worker of `npm start` in the same group shares the work), and how busy the embedding model was.
  */
 import { performance } from 'node:perf_hooks'
-import { createEmbedder } from '@memory-service/engines'
+import {
+  createEmbedder,
+  embeddingBatchSize,
+  embeddingDuration,
+  metricsRegistry,
+  pipelineDocumentDuration,
+  pipelineStageDuration,
+} from '@memory-service/engines'
 import { INGESTION_JOBS_TOPIC } from '@memory-service/domain'
 import { type IngestionJobChanged } from '@memory-service/contracts'
 import type { ServiceName } from '@memory-service/cli'
@@ -54,6 +63,58 @@ async function rawEmbedding(): Promise<{ perSecond: number }> {
   return { perSecond: statements.length / seconds }
 }
 
+/** A histogram's calls and seconds per value of its one label. */
+async function totalsOf(histogram: {
+  get(): Promise<{ values: { metricName?: string; labels: object; value: number }[] }>
+}): Promise<Map<string, { count: number; sum: number }>> {
+  const totals = new Map<string, { count: number; sum: number }>()
+  for (const { metricName, labels, value } of (await histogram.get()).values) {
+    const key = Object.values(labels).join(',')
+    const entry = totals.get(key) ?? { count: 0, sum: 0 }
+    if (metricName?.endsWith('_count')) entry.count += value
+    else if (metricName?.endsWith('_sum')) entry.sum += value
+    totals.set(key, entry)
+  }
+  return totals
+}
+
+/** Per stage: calls and time per document handled here, and its share of the documents' own time. */
+async function stageTable(seconds: number, rawPerSecond: number): Promise<void> {
+  const documents = [...(await totalsOf(pipelineDocumentDuration)).values()].reduce(
+    (all, { count, sum }) => ({ count: all.count + count, sum: all.sum + sum }),
+    { count: 0, sum: 0 },
+  )
+  if (documents.count === 0) return
+  const table: Record<string, Record<string, number | string>> = {}
+  const row = (count: number, sum: number) => ({
+    'calls/document': Number((count / documents.count).toFixed(2)),
+    'ms/document': Math.round((sum / documents.count) * 1000),
+    'ms/call': Number(((sum / Math.max(count, 1)) * 1000).toFixed(1)),
+    'share of document time': `${((sum / documents.sum) * 100).toFixed(0)} %`,
+  })
+  for (const [stage, { count, sum }] of await totalsOf(pipelineStageDuration)) table[stage] = row(count, sum)
+  table['document (read → job written)'] = row(documents.count, documents.sum)
+  console.log(
+    `\nwhere a document's time goes (${String(documents.count)} documents handled by this process; stages of concurrent documents overlap)`,
+  )
+  console.table(table)
+  const model = (await totalsOf(embeddingDuration)).get('documents') ?? { count: 0, sum: 0 }
+  const texts = (await totalsOf(embeddingBatchSize)).get('documents') ?? { count: 0, sum: 0 }
+  console.table({
+    'embedding model (documents)': {
+      calls: model.count,
+      texts: texts.sum,
+      'texts/call': Number((texts.sum / Math.max(texts.count, 1)).toFixed(1)),
+      'busy s': Number(model.sum.toFixed(1)),
+      'busy share of the run': `${((model.sum / seconds) * 100).toFixed(0)} %`,
+      'texts/s': Math.round(texts.sum / seconds),
+    },
+  })
+  console.log(
+    `ratio: texts embedded by the pipeline per second ÷ raw embedder statements/s = ${(texts.sum / seconds / rawPerSecond).toFixed(2)}× (issue 33's target: ≥ 0.5×)`,
+  )
+}
+
 async function main(): Promise<void> {
   const raw = await rawEmbedding()
   const services = (process.env.BENCH_SERVICES ?? 'gateway,pipeline,projectors').split(',') as ServiceName[]
@@ -80,6 +141,8 @@ async function main(): Promise<void> {
   })
 
   const acceptedAt = new Map<string, number>()
+  // The stage table counts this run's documents only, not the gateway's warm-up.
+  metricsRegistry.resetMetrics()
   const started = performance.now()
   // BENCH_RATE (documents/s) paces single documents instead of posting batches as fast as possible, to measure
   // the time to completion without a queue in front of the worker.
@@ -140,6 +203,7 @@ async function main(): Promise<void> {
   console.log(
     `ratio: pipeline memories/s ÷ raw embedder statements/s = ${(memories / seconds / raw.perSecond).toFixed(2)}×`,
   )
+  await stageTable(seconds, raw.perSecond)
   await consumer.disconnect()
   await close()
 }

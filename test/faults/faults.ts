@@ -32,7 +32,7 @@ import {
 import { createElasticsearchClient, createKafka, createLogger, loadConfig } from '@memory-service/engines'
 import { consumerGroupsToWatch } from '@memory-service/log'
 import { runVerify } from '@memory-service/cli'
-import { startCluster, type RunningCluster } from '../../infra/cluster/cluster.js'
+import { freeClusterPorts, startCluster, type RunningCluster } from '../../infra/cluster/cluster.js'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const run = promisify(execFile)
@@ -332,9 +332,11 @@ export async function runFaultSuite(args: string[]): Promise<number> {
   const config = loadConfig(process.env)
   const logDir = mkdtempSync(join(tmpdir(), 'memory-service-faults-'))
   say(`namespace ${deployment.namespace}; process logs in ${logDir}`)
+  // Free ports, so the suite runs beside `npm start` (8080, 50051) or another cluster, as `npm test` does.
   const cluster = await startCluster({
     root,
     logDir,
+    ports: await freeClusterPorts(),
     env: { CLICKHOUSE_DATA_PATH: join(logDir, 'clickhouse') },
     onProgress: say,
   })
