@@ -69,6 +69,7 @@ async function totalsOf(histogram: {
 }): Promise<Map<string, { count: number; sum: number }>> {
   const totals = new Map<string, { count: number; sum: number }>()
   for (const { metricName, labels, value } of (await histogram.get()).values) {
+    if (metricName?.endsWith('_bucket')) continue
     const key = Object.values(labels).join(',')
     const entry = totals.get(key) ?? { count: 0, sum: 0 }
     if (metricName?.endsWith('_count')) entry.count += value
