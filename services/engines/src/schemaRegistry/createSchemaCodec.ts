@@ -126,6 +126,8 @@ function getJson(
   })
 }
 
+const subjectsPerPage = 1000
+
 export function createSchemaCodec(connection: string | SchemaRegistryConnection): SchemaCodec {
   const {
     url: registryUrl,
@@ -187,7 +189,12 @@ export function createSchemaCodec(connection: string | SchemaRegistryConnection)
     }
     // The wire format: magic byte 0, the schema id (4 bytes, big-endian), the JSON. Framed here rather than by
     // the registry library, whose encode validates the payload a second time (the write path's costliest step).
-    return Buffer.concat([prefix, Buffer.from(JSON.stringify(payload))])
+    // One allocation and one copy of the JSON per record: the write path frames every event it records.
+    const json = JSON.stringify(payload)
+    const framed = Buffer.allocUnsafe(prefix.length + Buffer.byteLength(json))
+    prefix.copy(framed, 0)
+    framed.write(json, prefix.length, 'utf8')
+    return framed
   }
 
   return {
@@ -214,7 +221,19 @@ export function createSchemaCodec(connection: string | SchemaRegistryConnection)
     frame,
     decode: <T>(message: Buffer) => registry.decode(message) as Promise<T>,
     async listSubjects() {
-      return (await getJson(`${base}/subjects`, agent, authorization)) as string[]
+      // Page by page: Apicurio answers at most 1 000 subjects per call (a registry shared by many deployments, or
+      // by test runs, holds more). A registry that ignores the paging answers the whole list, which ends the loop.
+      const subjects = new Set<string>()
+      for (;;) {
+        const page = (await getJson(
+          `${base}/subjects?offset=${String(subjects.size)}&limit=${String(subjectsPerPage)}`,
+          agent,
+          authorization,
+        )) as string[]
+        const before = subjects.size
+        for (const subject of page) subjects.add(subject)
+        if (page.length < subjectsPerPage || subjects.size === before) return [...subjects]
+      }
     },
   }
 }
