@@ -49,7 +49,9 @@ function seal(key: Buffer, ref: string, plaintext: string): string {
   const iv = nextIv()
   const cipher = createCipheriv('aes-256-gcm', key, iv)
   cipher.setAAD(Buffer.from(ref, 'utf8'))
-  const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()])
+  const ciphertext = cipher.update(plaintext, 'utf8')
+  // GCM is a stream mode: final() adds no bytes, it computes the tag.
+  cipher.final()
   return Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString('base64')
 }
 
