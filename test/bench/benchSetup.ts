@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createControlEventFactory } from '@memory-service/domain'
 import { createControlPlane } from '@memory-service/log'
-import { createKafka, createSchemaCodec, type SchemaCodec } from '@memory-service/engines'
+import { connectLog, createElasticsearchClient, type SchemaCodec } from '@memory-service/engines'
 import { createLogger, loadConfig } from '@memory-service/engines'
 import { createTenancyCommands } from '@memory-service/commands'
 import { type CreatedInstance } from '@memory-service/contracts'
@@ -47,13 +47,15 @@ export async function startBench(
   const config = benchConfig
   const logger = benchLogger
   const running = await startServices(config, services, logger)
-  const kafka = createKafka({ brokers: config.kafka.brokers, clientId: 'bench', logger })
-  const codec = createSchemaCodec(config.schemaRegistry.url)
+  // The log's clients as the services have them: the codec opens what they sealed (a memory's content).
+  const elasticsearch = createElasticsearchClient(config.elasticsearch)
+  const { kafka, schemaCodec: codec } = connectLog(config, logger, 'bench', elasticsearch)
   const control = await createControlPlane({ kafka, codec, logger })
   const baseUrl = running.addresses.http ?? ''
   const close = async () => {
     await control.close()
     await running.close()
+    await elasticsearch.close()
   }
   if (options.reuse) {
     // The gateway has read the whole control topic before it serves: a key it does not know now is gone.

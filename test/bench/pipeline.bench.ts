@@ -129,7 +129,9 @@ async function main(): Promise<void> {
   const consumer = kafka.consumer({ groupId: `bench-jobs-${runId}` })
   await consumer.connect()
   // From the beginning: a new group starting at "latest" can miss what is written while it joins.
-  await consumer.subscribe({ topics: [INGESTION_JOBS_TOPIC, MEMORIES_TOPIC], fromBeginning: true })
+  await consumer.subscribe({ topics: [INGESTION_JOBS_TOPIC], fromBeginning: true })
+  // The memories only as a sample of what was embedded: from the end, not through every earlier run's memories.
+  await consumer.subscribe({ topics: [MEMORIES_TOPIC], fromBeginning: false })
   // What the pipeline embedded for this run's memories: each statement, and its reading in context when it has one.
   const embeddedTexts: string[] = []
   let allDone: () => void = () => undefined
