@@ -5,11 +5,14 @@
  * with documents beside them, and measures
  *   - turn lag: from a turn's ack to the first context fetch that returns it (probe turns, 2 per second)
  *   - memory lag: from a document's 201 to the first search that finds its memory (2 documents per second)
- * Ends with one line: `lag events_per_s=… turn_p50_ms=… turn_p99_ms=… memory_p50_ms=… memory_p99_ms=…`.
+ * Then where this process's pipeline spent the documents' time (pipelineStages.ts), and one line:
+ * `lag events_per_s=… turn_p50_ms=… turn_p99_ms=… memory_p50_ms=… memory_p99_ms=…`.
  */
 import { fork } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { metricsRegistry } from '@memory-service/engines'
 import { percentile, runId, startBench } from './benchSetup.js'
+import { printPipelineStages } from './pipelineStages.js'
 import type { LagJob, LagResult } from './lagLoad.js'
 
 const rate = Number(process.env.BENCH_RATE ?? 1000)
@@ -31,6 +34,8 @@ const fixed = (value: number) => value.toFixed(0)
 
 async function main(): Promise<void> {
   const { services, apiKey, baseUrl, close } = await startBench('lag', ['gateway', 'pipeline', 'projectors'])
+  // The stage tables count what the load made this process's pipeline do (compactions' documents and the probes').
+  metricsRegistry.resetMetrics()
   const result = await runLoad({
     grpcAddress: services.addresses.grpc ?? '',
     baseUrl,
@@ -74,6 +79,7 @@ async function main(): Promise<void> {
       })
       .join(', ')}`,
   )
+  await printPipelineStages(result.seconds)
   console.log(
     `\nlag events_per_s=${fixed(eventsPerSecond)} turn_p50_ms=${fixed(percentile(turns, 50))} turn_p99_ms=${fixed(percentile(turns, 99))} memory_p50_ms=${fixed(percentile(memories, 50))} memory_p99_ms=${fixed(percentile(memories, 99))}`,
   )

@@ -14,18 +14,12 @@
  * handled: a worker of `npm start` in the same group shares the work), and how busy the embedding model was.
  */
 import { performance } from 'node:perf_hooks'
-import {
-  createEmbedder,
-  embeddingBatchSize,
-  embeddingDuration,
-  metricsRegistry,
-  pipelineDocumentDuration,
-  pipelineStageDuration,
-} from '@memory-service/engines'
+import { createEmbedder, metricsRegistry } from '@memory-service/engines'
 import { contextualTextOf, INGESTION_JOBS_TOPIC, MEMORIES_TOPIC } from '@memory-service/domain'
 import { type IngestionJobChanged, type MemoryChanged } from '@memory-service/contracts'
 import type { ServiceName } from '@memory-service/cli'
 import { benchConfig, percentile, runId, startBench } from './benchSetup.js'
+import { printPipelineStages } from './pipelineStages.js'
 
 const total = Number(process.env.BENCH_DOCUMENTS ?? 1_000)
 const config = benchConfig
@@ -64,59 +58,6 @@ async function rawEmbedding(
   const seconds = (performance.now() - started) / 1000
   await embedder.close()
   return { perSecond: statements.length / seconds }
-}
-
-/** A histogram's calls and seconds per value of its one label. */
-async function totalsOf(histogram: {
-  get(): Promise<{ values: { metricName?: string; labels: object; value: number }[] }>
-}): Promise<Map<string, { count: number; sum: number }>> {
-  const totals = new Map<string, { count: number; sum: number }>()
-  for (const { metricName, labels, value } of (await histogram.get()).values) {
-    if (metricName?.endsWith('_bucket')) continue
-    const key = Object.values(labels).join(',')
-    const entry = totals.get(key) ?? { count: 0, sum: 0 }
-    if (metricName?.endsWith('_count')) entry.count += value
-    else if (metricName?.endsWith('_sum')) entry.sum += value
-    totals.set(key, entry)
-  }
-  return totals
-}
-
-/** Per stage: calls and time per document handled here, and its share of the documents' own time. */
-async function stageTable(seconds: number, rawPerSecond: number): Promise<void> {
-  const documents = [...(await totalsOf(pipelineDocumentDuration)).values()].reduce(
-    (all, { count, sum }) => ({ count: all.count + count, sum: all.sum + sum }),
-    { count: 0, sum: 0 },
-  )
-  if (documents.count === 0) return
-  const table: Record<string, Record<string, number | string>> = {}
-  const row = (count: number, sum: number) => ({
-    'calls/document': Number((count / documents.count).toFixed(2)),
-    'ms/document': Math.round((sum / documents.count) * 1000),
-    'ms/call': Number(((sum / Math.max(count, 1)) * 1000).toFixed(1)),
-    'share of document time': `${((sum / documents.sum) * 100).toFixed(0)} %`,
-  })
-  for (const [stage, { count, sum }] of await totalsOf(pipelineStageDuration)) table[stage] = row(count, sum)
-  table['document (read → job written)'] = row(documents.count, documents.sum)
-  console.log(
-    `\nwhere a document's time goes (${String(documents.count)} documents handled by this process; stages of concurrent documents overlap)`,
-  )
-  console.table(table)
-  const model = (await totalsOf(embeddingDuration)).get('documents') ?? { count: 0, sum: 0 }
-  const texts = (await totalsOf(embeddingBatchSize)).get('documents') ?? { count: 0, sum: 0 }
-  console.table({
-    'embedding model (documents)': {
-      calls: model.count,
-      texts: texts.sum,
-      'texts/call': Number((texts.sum / Math.max(texts.count, 1)).toFixed(1)),
-      'busy s': Number(model.sum.toFixed(1)),
-      'busy share of the run': `${((model.sum / seconds) * 100).toFixed(0)} %`,
-      'texts/s': Math.round(texts.sum / seconds),
-    },
-  })
-  console.log(
-    `ratio: texts embedded by this process per second ÷ the raw embedder's on the same texts (a′) = ${(texts.sum / seconds / rawPerSecond).toFixed(2)}×`,
-  )
 }
 
 async function main(): Promise<void> {
@@ -230,7 +171,11 @@ async function main(): Promise<void> {
     console.log(
       `ratio: pipeline embeddings/s (memories/s × ${(embeddedTexts.length / Math.max(memories, 1)).toFixed(2)} per memory) ÷ (a′) = ${(embeddedTexts.length / seconds / rawOnTexts.perSecond).toFixed(2)}× (issue 33: ≥ 0.5×)`,
     )
-  await stageTable(seconds, rawOnTexts?.perSecond ?? raw.perSecond)
+  const embeddedPerSecond = await printPipelineStages(seconds)
+  if (embeddedPerSecond !== undefined)
+    console.log(
+      `ratio: texts embedded by this process per second ÷ the raw embedder's on the same texts (a′) = ${(embeddedPerSecond / (rawOnTexts?.perSecond ?? raw.perSecond)).toFixed(2)}×`,
+    )
   await consumer.disconnect()
   await close()
 }

@@ -5,12 +5,15 @@ import { embedQueries, type Embedder } from './embeddings.js'
  * Merges concurrent embed calls into one model call. A local model costs far less per text in a batch of 32 than
  * in calls of two, and the pipeline embeds each document's few statements on its own. A merged call that fails is
  * retried request by request, so one bad text fails only its own caller. Stored texts and queries are merged
- * separately: a model may read them differently (a prefix of each kind).
+ * separately: a model may read them differently (a prefix of each kind). A call of more texts than a batch holds
+ * goes one batch at a time, each queued after what arrived meanwhile: a long document (a compaction's summary, a
+ * conversation) takes its turns with the short ones instead of holding the model for seconds while they wait.
  */
 export function createBatchingEmbedder(embedder: Embedder, options: { maxBatch?: number } = {}): Embedder {
+  const maxBatch = options.maxBatch ?? 64
   const coalescerOf = (embedTexts: (texts: string[]) => Promise<number[][]>) => {
     const embed = createCoalescer<string[], number[][]>({
-      maxSize: options.maxBatch ?? 64,
+      maxSize: maxBatch,
       sizeOf: (texts) => texts.length,
       async run(requests) {
         const vectors = await embedTexts(requests.flat())
@@ -18,7 +21,13 @@ export function createBatchingEmbedder(embedder: Embedder, options: { maxBatch?:
         return requests.map((texts) => vectors.slice(offset, (offset += texts.length)))
       },
     })
-    return (texts: string[]) => (texts.length === 0 ? Promise.resolve([]) : embed(texts))
+    return async (texts: string[]): Promise<number[][]> => {
+      if (texts.length <= maxBatch) return texts.length === 0 ? [] : embed(texts)
+      const vectors: number[][] = []
+      for (let start = 0; start < texts.length; start += maxBatch)
+        vectors.push(...(await embed(texts.slice(start, start + maxBatch))))
+      return vectors
+    }
   }
   const passages = coalescerOf((texts) => embedder.embed(texts))
   const queries = coalescerOf((texts) => embedQueries(embedder, texts))

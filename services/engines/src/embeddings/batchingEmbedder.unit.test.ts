@@ -56,6 +56,23 @@ describe('batching embedder', () => {
     expect(inner.calls.every((call) => call.length <= 2)).toBe(true)
   })
 
+  it('embeds a call larger than a batch one batch at a time, letting calls that arrive meanwhile go in between', async () => {
+    const inner = recordingEmbedder()
+    const embedder = createBatchingEmbedder(inner, { maxBatch: 4 })
+    const long = Array.from({ length: 10 }, (_, index) => 'x'.repeat(index + 1))
+    const longDone = embedder.embed(long)
+    // Arrives while the long call's first batch is in the model.
+    await new Promise((resolve) => setTimeout(resolve, 1))
+    const short = await embedder.embed(['short'])
+    expect(short).toEqual([[5]])
+    expect(await longDone).toEqual(long.map((text) => [text.length]))
+    expect(inner.calls.every((call) => call.length <= 4)).toBe(true)
+    // Served before the rest of the long call, not after all of it.
+    const shortAt = inner.calls.findIndex((call) => call.includes('short'))
+    const restAt = inner.calls.findIndex((call) => call.includes(long[4] ?? ''))
+    expect(shortAt).toBeLessThan(restAt)
+  })
+
   it('fails only the caller whose text breaks a merged call', async () => {
     const inner = recordingEmbedder()
     const embedder = createBatchingEmbedder(inner)
