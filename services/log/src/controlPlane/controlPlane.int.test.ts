@@ -78,6 +78,27 @@ describe('control plane on Kafka', () => {
     await control.close()
   })
 
+  it('replaces a reader whose group join never completes, and still catches up', async () => {
+    let readersMade = 0
+    const firstJoinHangs = Object.create(kafka) as typeof kafka
+    firstJoinHangs.consumer = (config) => {
+      const consumer = kafka.consumer(config)
+      readersMade += 1
+      if (readersMade === 1) consumer.run = () => new Promise<void>(() => undefined)
+      return consumer
+    }
+    const control = await createControlPlane({
+      kafka: firstJoinHangs,
+      codec: codec(),
+      logger,
+      topic,
+      readerStartTimeoutMs: 3_000,
+    })
+    expect(readersMade).toBe(2)
+    expect(control.state.instances.size).toBeGreaterThan(0)
+    await control.close()
+  })
+
   it('answers 503 SERVICE_UNAVAILABLE when the event log cannot take the write', async () => {
     const control = await createControlPlane({ kafka, codec: codec(), logger, topic })
     const events = createControlEventFactory()

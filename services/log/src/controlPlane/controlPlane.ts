@@ -63,6 +63,8 @@ export interface ControlPlaneOptions {
   topic?: string
   /** How long `append` waits for its events to come back through the topic. */
   readYourWriteTimeoutMs?: number
+  /** How long a new reader may take to join its group and catch up before it is replaced (the last try gets 4×). */
+  readerStartTimeoutMs?: number
 }
 
 /**
@@ -89,15 +91,16 @@ export async function createControlPlane(options: ControlPlaneOptions): Promise<
 
   const producer = await createEventProducer(options.kafka, options.codec)
 
-  // A group of its own per process: each process reads the whole topic; nothing is committed.
-  const startReader = async (): Promise<Consumer> => {
+  // A group of its own per process: each process reads the whole topic; nothing is committed. `run` resolves once
+  // the group is joined; it is returned unawaited so the caller bounds the join too.
+  const startReader = async (): Promise<{ reader: Consumer; joined: Promise<void> }> => {
     const reader: Consumer = options.kafka.consumer({
       groupId: `control-plane-reader-${randomBytes(6).toString('hex')}`,
       allowAutoTopicCreation: false,
     })
     await reader.connect()
     await reader.subscribe({ topics: [topic], fromBeginning: true })
-    await reader.run({
+    const joined = reader.run({
       autoCommit: false,
       eachMessage: async ({ message }) => {
         if (message.value) {
@@ -120,7 +123,7 @@ export async function createControlPlane(options: ControlPlaneOptions): Promise<
         }
       },
     })
-    return reader
+    return { reader, joined }
   }
 
   const waitForOffset = (offset: bigint, timeoutMs: number): Promise<void> =>
@@ -135,18 +138,23 @@ export async function createControlPlane(options: ControlPlaneOptions): Promise<
         })
 
   // Now and then a new group's join never completes (seen about once per CI run, a start hanging for a minute);
-  // a reader that has read nothing after a while is replaced by one in a new group. One that has started reading
-  // is left to finish: the read model is not rebuilt twice.
-  let consumer = await startReader()
+  // a reader that has not joined, or has read nothing, after a while is replaced by one in a new group. One that has
+  // started reading is left to finish: the read model is not rebuilt twice.
+  let { reader: consumer, joined } = await startReader()
   for (let attempt = 1; ; attempt += 1) {
+    const budgetMs = (options.readerStartTimeoutMs ?? 15_000) * (attempt < 4 ? 1 : 4)
     try {
-      await waitForOffset(catchUpTo, attempt < 4 ? 15_000 : 60_000)
+      await withinMs(budgetMs, 'control read model did not join its group', async () => {
+        await joined
+        await waitForOffset(catchUpTo, budgetMs)
+      })
       break
     } catch (error) {
       if (appliedOffset >= 0n || attempt >= 4) throw error
       log.warn({ attempt }, 'control read model read nothing yet; joining again in a new group')
-      await consumer.disconnect()
-      consumer = await startReader()
+      // A consumer stuck in its join may not leave promptly either; it is abandoned after a bounded wait.
+      await withinMs(5_000, 'stuck reader did not leave', () => consumer.disconnect()).catch(() => undefined)
+      ;({ reader: consumer, joined } = await startReader())
     }
   }
   log.info(
@@ -204,10 +212,17 @@ export async function createControlPlane(options: ControlPlaneOptions): Promise<
       }
       return events.map((event) => !refused.has(event.event_id))
     },
-    outcomeOf: (eventId, offset) =>
-      BigInt(offset) <= appliedOffset ? !refused.has(eventId) : undefined,
+    outcomeOf: (eventId, offset) => (BigInt(offset) <= appliedOffset ? !refused.has(eventId) : undefined),
     async close() {
       await Promise.allSettled([consumer.disconnect(), producer.close()])
     },
   }
+}
+
+function withinMs<T>(ms: number, message: string, work: () => Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${message} in ${ms} ms`)), ms)
+  })
+  return Promise.race([work(), expired]).finally(() => clearTimeout(timer))
 }
