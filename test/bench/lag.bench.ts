@@ -12,7 +12,7 @@ import { fork } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { metricsRegistry } from '@memory-service/engines'
 import { percentile, runId, startBench } from './benchSetup.js'
-import { printPipelineStages } from './pipelineStages.js'
+import { printConsumerDelays, printPipelineStages } from './pipelineStages.js'
 import type { LagJob, LagResult } from './lagLoad.js'
 
 const rate = Number(process.env.BENCH_RATE ?? 1000)
@@ -80,6 +80,7 @@ async function main(): Promise<void> {
       .join(', ')}`,
   )
   await printPipelineStages(result.seconds)
+  await printConsumerDelays()
   console.log(
     `\nlag events_per_s=${fixed(eventsPerSecond)} turn_p50_ms=${fixed(percentile(turns, 50))} turn_p99_ms=${fixed(percentile(turns, 99))} memory_p50_ms=${fixed(percentile(memories, 50))} memory_p99_ms=${fixed(percentile(memories, 99))}`,
   )

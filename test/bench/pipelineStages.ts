@@ -4,6 +4,8 @@
  * embedding model was. Reset the registry where the measured part starts.
  */
 import {
+  consumedBatchDuration,
+  consumedRecordAge,
   embeddingBatchSize,
   embeddingDuration,
   pipelineDocumentDuration,
@@ -27,11 +29,13 @@ async function totalsOf(histogram: {
   return totals
 }
 
-/** The bucket bound under which 99 % of the calls fell: an upper bound of the p99, in milliseconds. */
-function p99Bound(buckets: [number, number][], count: number): string {
-  const bound = [...buckets].sort((a, b) => a[0] - b[0]).find(([, below]) => below >= 0.99 * count)?.[0]
+/** The bucket bound under which a share of the calls fell: an upper bound of that percentile, in milliseconds. */
+function percentileBound(buckets: [number, number][], count: number, share: number): string {
+  const bound = [...buckets].sort((a, b) => a[0] - b[0]).find(([, below]) => below >= share * count)?.[0]
   return bound === undefined || bound === Infinity ? '> largest bucket' : `≤ ${String(bound * 1000)}`
 }
+
+const p99Bound = (buckets: [number, number][], count: number) => percentileBound(buckets, count, 0.99)
 
 /** Prints the tables; returns the texts this process embedded per second (undefined when it handled no document). */
 export async function printPipelineStages(seconds: number): Promise<number | undefined> {
@@ -74,4 +78,28 @@ export async function printPipelineStages(seconds: number): Promise<number | und
     },
   })
   return texts.sum / seconds
+}
+
+/**
+ * How far behind the log each consumer group of this process applied its records (the oldest record of each batch,
+ * from its log timestamp), and how long its batches took: a read side's delay before any index refresh.
+ */
+export async function printConsumerDelays(): Promise<void> {
+  const ages = await totalsOf(consumedRecordAge)
+  const batches = await totalsOf(consumedBatchDuration)
+  const table: Record<string, Record<string, number | string>> = {}
+  for (const [group, age] of [...ages].sort((a, b) => a[0].localeCompare(b[0]))) {
+    if (age.count === 0) continue
+    const batch = batches.get(group) ?? { count: 0, sum: 0, buckets: [] }
+    table[group] = {
+      batches: batch.count,
+      'batch ms': Number(((batch.sum / Math.max(batch.count, 1)) * 1000).toFixed(1)),
+      'batch p99 ms': p99Bound(batch.buckets, batch.count),
+      'age ms (mean)': Math.round((age.sum / age.count) * 1000),
+      'age p50 ms': percentileBound(age.buckets, age.count, 0.5),
+      'age p99 ms': p99Bound(age.buckets, age.count),
+    }
+  }
+  console.log("\nhow far behind the log this process's consumers applied records (before the index refresh)")
+  console.table(table)
 }

@@ -138,6 +138,14 @@ export const consumedBatchDuration = new Histogram({
   registers,
 })
 
+export const consumedRecordAge = new Histogram({
+  name: 'memory_service_consumer_record_age_seconds',
+  help: "How long after it was appended (the record's log timestamp) a record was applied, by consumer group: the oldest record of each applied batch, or each record for a consumer that handles them one by one. A read side's delay behind the log, before any index refresh.",
+  labelNames: ['group'] as const,
+  buckets: latencyBuckets,
+  registers,
+})
+
 export const consumedRecords = new Counter({
   name: 'memory_service_consumer_records_total',
   help: 'Records of a consumer group by outcome: applied (handled), dead_lettered (parked in the dead-letter topic: refused by a store, undecodable, or a document whose pipeline stage failed, which is applied too), erased (passed over: its data subject was erased).',

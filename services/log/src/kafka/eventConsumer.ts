@@ -1,8 +1,9 @@
-import type { Consumer, IHeaders, Kafka, KafkaMessage } from 'kafkajs'
+import type { Consumer, EachBatchPayload, IHeaders, Kafka, KafkaMessage } from 'kafkajs'
 import type { Logger } from '@memory-service/engines'
 import type { SchemaCodec } from '@memory-service/engines'
 import {
   consumedBatchDuration,
+  consumedRecordAge,
   consumedRecords,
   contextFrom,
   inSpan,
@@ -80,6 +81,36 @@ export interface EventConsumer {
 
 /** Spans one applied batch adds at most, one per trace among its records. */
 const maxTracesPerBatch = 100
+const resumedFetchWaitMs = 100
+const slotWaitBeatMs = 1_000
+/** A record whose handling failed is fetched again after 1 s, then 2, 4… up to 30 s while it keeps failing. */
+const retryBaseMs = 1_000
+const retryMaxMs = 30_000
+
+const partitionKey = (topic: string, partition: number) => `${topic}/${String(partition)}`
+
+/** At most `size` holders at once; the others wait in order. */
+function createSlots(size: number) {
+  let held = 0
+  const waiting: (() => void)[] = []
+  return {
+    async acquire(whileWaiting: () => Promise<void>): Promise<void> {
+      if (held < size) {
+        held += 1
+        return
+      }
+      const turn = new Promise<'acquired'>((resolve) => waiting.push(() => resolve('acquired')))
+      const beat = () =>
+        new Promise<'waiting'>((resolve) => setTimeout(() => resolve('waiting'), slotWaitBeatMs).unref())
+      while ((await Promise.race([turn, beat()])) === 'waiting') await whileWaiting().catch(() => undefined)
+    },
+    release(): void {
+      const nextHolder = waiting.shift()
+      if (nextHolder) nextHolder()
+      else held -= 1
+    },
+  }
+}
 
 /** Kafka headers as text: the first value of each (what our producers write: one value per name). */
 export function headersToStrings(headers: IHeaders | undefined): Record<string, string> {
@@ -101,7 +132,11 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
     allowAutoTopicCreation: false,
     ...(options.fetchWindow
       ? { minBytes: options.fetchWindow.minBytes, maxWaitTimeInMs: options.fetchWindow.maxWaitMs }
-      : {}),
+      : 'handle' in options
+        ? // Partitions paused while their records are handled are fetched again at the next fetch: a fetch
+          // waits this long at most (a fetch with every partition paused sleeps this long).
+          { maxWaitTimeInMs: resumedFetchWaitMs }
+        : {}),
   })
   await consumer.connect()
   await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning ?? false })
@@ -110,6 +145,11 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
     erased: consumedRecords.labels(options.groupId, 'erased'),
   }
   const batchDuration = consumedBatchDuration.labels(options.groupId)
+  const recordAge = consumedRecordAge.labels(options.groupId)
+  const observeAge = (appendedAt: string) => {
+    const ms = Date.now() - Number(appendedAt)
+    if (Number.isFinite(ms)) recordAge.observe(Math.max(0, ms) / 1000)
+  }
   const spanAttributes = (topic: string, partition: number) => ({
     'messaging.system': 'kafka',
     'messaging.destination.name': topic,
@@ -216,12 +256,27 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
     }
   }
 
+  const slots = createSlots(options.partitionsConsumedConcurrently ?? 1)
+  const handlings = new Set<Promise<void>>()
+  const retryDelays = new Map<string, number>()
+  // A join may hand a partition to another member: a batch started before it resolves no offset after it.
+  let joins = 0
+  consumer.on(consumer.events.GROUP_JOIN, () => {
+    joins += 1
+  })
+  let closing = false
+
   await consumer.run({
     autoCommit: true,
     eachBatchAutoResolve: false,
     partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 1,
     eachBatch: async (context) => {
       const { batch } = context
+      if (closing) {
+        // Left for the next owner of the partition; not fetched again meanwhile.
+        consumer.pause([{ topic: batch.topic, partitions: [batch.partition] }])
+        return
+      }
       const batchLog = options.logger.child({ topic: batch.topic, partition: batch.partition })
       if ('handleBatch' in options) {
         const events: ConsumedEvent<T>[] = []
@@ -235,6 +290,8 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
           const startedAt = performance.now()
           await applyOrReject(events, (some) => batchOptions.handleBatch(some, batchLog), batchLog)
           batchDuration.observe(secondsSince(startedAt))
+          const oldest = batch.messages[0]
+          if (oldest) observeAge(oldest.timestamp)
           if (isTracing()) traceBatch(events, startedAt)
         }
         const last = batch.messages.at(-1)
@@ -242,49 +299,98 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
         await context.heartbeat()
         return
       }
-      // Up to `window` records of the partition are handled at once; offsets are still resolved in order, only up
-      // to the last record before which every record has been handled.
-      const window = options.handleConcurrency ?? 1
-      const done = new Set<string>()
-      let next = 0
-      const resolveContiguous = () => {
-        while (next < batch.messages.length && done.has(batch.messages[next]?.offset ?? '')) {
-          context.resolveOffset(batch.messages[next]?.offset ?? '')
-          next += 1
-        }
+      // The records are handled apart from kafkajs's fetch loop, which fetches again only once every batch it
+      // handed out has returned: a slow record (a long document) would hold back every other partition. The
+      // partition is paused instead until its batch is handled, so other partitions go on being fetched.
+      // Every slot busy: this waits (the fetch loop with it), heartbeating so the group keeps this member.
+      await slots.acquire(() => context.heartbeat())
+      const partition = [{ topic: batch.topic, partitions: [batch.partition] }]
+      consumer.pause(partition)
+      const generation = joins
+      const handling = handlePartitionBatch(context, batchLog, () => generation === joins)
+        .then(() => {
+          retryDelays.delete(partitionKey(batch.topic, batch.partition))
+        })
+        .catch(async (error: unknown) => {
+          // The first record not handled is fetched again after a pause that grows while failures repeat.
+          const key = partitionKey(batch.topic, batch.partition)
+          const delayMs = Math.min((retryDelays.get(key) ?? retryBaseMs / 2) * 2, retryMaxMs)
+          retryDelays.set(key, delayMs)
+          batchLog.warn(
+            { err: error, retryInMs: delayMs },
+            'record handling failed; fetched again after a pause',
+          )
+          if (!closing) await new Promise((resolve) => setTimeout(resolve, delayMs).unref())
+        })
+        .finally(() => {
+          slots.release()
+          handlings.delete(handling)
+          consumer.resume(partition)
+        })
+      handlings.add(handling)
+    },
+  })
+
+  /**
+   * Handles a batch of one partition, up to `window` records at once, resolving offsets in order only up to the
+   * last record before which every record has been handled, and committing them. Throws the first failure after the
+   * records in flight have finished (records after it that were handled are handled again, which every handler must
+   * tolerate anyway).
+   */
+  async function handlePartitionBatch(
+    context: EachBatchPayload,
+    batchLog: Logger,
+    stillOwned: () => boolean,
+  ): Promise<void> {
+    if (!('handle' in options)) return
+    const handler = options
+    const handleRecord = (event: ConsumedEvent<T>, log: Logger) => handler.handle(event, log)
+    const { batch } = context
+    const window = options.handleConcurrency ?? 1
+    const done = new Set<string>()
+    let next = 0
+    const resolveContiguous = () => {
+      // A partition handed to another member meanwhile (a rebalance) is theirs to resolve.
+      if (!stillOwned()) return
+      while (next < batch.messages.length && done.has(batch.messages[next]?.offset ?? '')) {
+        context.resolveOffset(batch.messages[next]?.offset ?? '')
+        next += 1
       }
-      const handleOne = async (message: KafkaMessage): Promise<void> => {
-        if (message.value !== null) {
-          const event = await decode(batch.topic, batch.partition, { ...message, value: message.value })
-          if (event) {
-            const log = batchLog.child({ offset: message.offset, correlationId: event.correlationId })
-            const startedAt = performance.now()
-            const apply = () =>
-              applyOrReject([event], ([one]) => (one ? options.handle(one, log) : Promise.resolve()), log)
-            // The record's own trace (from its headers) goes on in the handler, and into what it appends.
-            if (isTracing())
-              await inSpan(
-                `process ${batch.topic}`,
-                {
-                  kind: SpanKind.CONSUMER,
-                  parent: contextFrom(event.headers),
-                  attributes: {
-                    ...spanAttributes(batch.topic, batch.partition),
-                    'memory_service.correlation_id': event.correlationId ?? '',
-                  },
+    }
+    const handleOne = async (message: KafkaMessage): Promise<void> => {
+      if (message.value !== null) {
+        const event = await decode(batch.topic, batch.partition, { ...message, value: message.value })
+        if (event) {
+          const log = batchLog.child({ offset: message.offset, correlationId: event.correlationId })
+          const startedAt = performance.now()
+          const apply = () =>
+            applyOrReject([event], ([one]) => (one ? handleRecord(one, log) : Promise.resolve()), log)
+          // The record's own trace (from its headers) goes on in the handler, and into what it appends.
+          if (isTracing())
+            await inSpan(
+              `process ${batch.topic}`,
+              {
+                kind: SpanKind.CONSUMER,
+                parent: contextFrom(event.headers),
+                attributes: {
+                  ...spanAttributes(batch.topic, batch.partition),
+                  'memory_service.correlation_id': event.correlationId ?? '',
                 },
-                apply,
-              )
-            else await apply()
-            batchDuration.observe(secondsSince(startedAt))
-          }
+              },
+              apply,
+            )
+          else await apply()
+          batchDuration.observe(secondsSince(startedAt))
+          observeAge(message.timestamp)
         }
-        done.add(message.offset)
       }
-      const inFlight = new Set<Promise<void>>()
-      let failure: Error | undefined
+      done.add(message.offset)
+    }
+    const inFlight = new Set<Promise<void>>()
+    let failure: Error | undefined
+    try {
       for (const message of batch.messages) {
-        if (!context.isRunning() || context.isStale() || failure !== undefined) break
+        if (closing || !stillOwned() || failure !== undefined) break
         const running = handleOne(message).catch((error: unknown) => {
           failure ??= error instanceof Error ? error : new Error('record handler failed', { cause: error })
         })
@@ -292,14 +398,29 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
         void running.finally(() => inFlight.delete(running))
         if (inFlight.size >= window) await Promise.race(inFlight)
         resolveContiguous()
-        await context.heartbeat()
       }
       await Promise.all(inFlight)
       resolveContiguous()
-      // A failed record stops the batch; kafkajs retries from the first unresolved offset (records after it that
-      // were handled are handled again, which every handler must tolerate anyway).
-      if (failure !== undefined) throw failure
+    } finally {
+      // kafkajs commits resolved offsets only after a batch's callback returns, which this one has done long ago.
+      const handledThrough = batch.messages[next - 1]?.offset
+      if (handledThrough !== undefined && stillOwned()) {
+        await consumer
+          .commitOffsets([
+            { topic: batch.topic, partition: batch.partition, offset: String(BigInt(handledThrough) + 1n) },
+          ])
+          .catch((error: unknown) => batchLog.warn({ err: error }, 'offsets not committed; committed later'))
+      }
+    }
+    if (failure !== undefined) throw failure
+  }
+
+  return {
+    async close() {
+      // Records being handled finish and are committed first; nothing new starts.
+      closing = true
+      await Promise.allSettled([...handlings])
+      await consumer.disconnect()
     },
-  })
-  return { close: () => consumer.disconnect() }
+  }
 }

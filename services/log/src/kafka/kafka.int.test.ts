@@ -144,6 +144,72 @@ describe('event producer and consumer', () => {
     await retryConsumer.close()
     await admin.deleteTopics([otherTopic])
   })
+  it('goes on fetching other partitions while a record of one is still being handled', async () => {
+    const otherTopic = uniqueName('mem.test-slow.v1')
+    await admin.ensureTopics([{ name: otherTopic, partitions: 2, config: {} }])
+    await codec.register([{ subject: `${otherTopic}-value`, schema: turnSchema }])
+    const groupId = uniqueName('kafka-int-slow')
+    let releaseSlow: () => void = () => undefined
+    const slowReleased = new Promise<void>((resolve) => (releaseSlow = resolve))
+    const handled: { id: string; partition: number; whileSlowHeld: boolean }[] = []
+    let slowHeld = false
+    const options = {
+      kafka,
+      codec,
+      logger,
+      groupId,
+      topics: [otherTopic],
+      fromBeginning: true,
+      partitionsConsumedConcurrently: 2,
+      handle: async (event: ConsumedEvent<{ event_id: string; content: string }>) => {
+        if (event.payload.event_id === 'evt_slow') {
+          slowHeld = true
+          await slowReleased
+          slowHeld = false
+        }
+        handled.push({ id: event.payload.event_id, partition: event.partition, whileSlowHeld: slowHeld })
+      },
+    }
+    const slowConsumer = await createEventConsumer(options)
+    const slowProducer = await createEventProducer(kafka, codec)
+    const record = (key: string, eventId: string) => ({
+      key,
+      subject: `${otherTopic}-value`,
+      payload: { event_id: eventId, content: 'x' },
+      correlationId: 'corr-slow',
+    })
+    const [slow] = await slowProducer.append(otherTopic, [record('slow', 'evt_slow')])
+    await eventually(async () => (slowHeld ? true : undefined), 30_000)
+    // Appended after the slow record was fetched: keys spread over both partitions (the partitioner is fixed).
+    const later = await slowProducer.append(
+      otherTopic,
+      Array.from({ length: 8 }, (_, index) => record(`later-${String(index)}`, `evt_later_${String(index)}`)),
+    )
+    const otherPartition = later.find((batch) => batch.partition !== slow?.partition)?.partition
+    expect(otherPartition).toBeDefined()
+    await eventually(
+      async () => (handled.some((entry) => entry.partition === otherPartition) ? true : undefined),
+      15_000,
+    )
+    expect(
+      handled.filter((entry) => entry.partition === otherPartition).every((entry) => entry.whileSlowHeld),
+    ).toBe(true)
+    releaseSlow()
+    await eventually(async () => (handled.length === 9 ? true : undefined), 30_000)
+    await slowConsumer.close()
+    // Everything handled was committed, the slow record and the ones after it on its partition too.
+    const again: string[] = []
+    const second = await createEventConsumer<{ event_id: string; content: string }>({
+      ...options,
+      handle: async (event) => void again.push(event.payload.event_id),
+    })
+    await new Promise((resolve) => setTimeout(resolve, 4000))
+    expect(again).toEqual([])
+    await second.close()
+    await slowProducer.close()
+    await admin.deleteTopics([otherTopic])
+  })
+
   it('handles records of a partition concurrently when asked, and after a failure commits no record past it', async () => {
     const otherTopic = uniqueName('mem.test-window.v1')
     await admin.ensureTopics([{ name: otherTopic, partitions: 1, config: {} }])
