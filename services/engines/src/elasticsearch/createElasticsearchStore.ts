@@ -94,6 +94,13 @@ export function createElasticsearchStore<T extends object>(
     async ensureIndex(mappings, settings) {
       if (await client.indices.exists({ index })) {
         if (mappings.properties) await client.indices.putMapping({ index, properties: mappings.properties })
+        // The refresh interval is dynamic: a deployment created with another one takes the declared one (it bounds
+        // how soon a write is searchable). Static settings stay as the index was created.
+        if (settings?.refresh_interval !== undefined)
+          await client.indices.putSettings({
+            index,
+            settings: { refresh_interval: settings.refresh_interval },
+          })
         return
       }
       try {

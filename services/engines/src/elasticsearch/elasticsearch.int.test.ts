@@ -41,6 +41,14 @@ describe('elasticsearch store', () => {
     })
   })
 
+  it('gives an existing index the declared refresh interval, and leaves its other settings', async () => {
+    await store.ensureIndex(mappings, { number_of_shards: 1, refresh_interval: '1s' })
+    await store.ensureIndex(mappings, { number_of_shards: 2, refresh_interval: '500ms' })
+    const settings = (await client.indices.getSettings({ index: store.index }))[store.index]?.settings?.index
+    expect(settings?.refresh_interval).toBe('500ms')
+    expect(settings?.number_of_shards).toBe('1')
+  })
+
   it('answers a kNN query with the nearest vectors first, within a filter', async () => {
     await store.ensureIndex(mappings)
     await store.upsert(

@@ -73,7 +73,7 @@ export function createAutomaticCompaction(deps: {
     correlationId: string,
   ) => Promise<boolean>
   warn: (details: Record<string, unknown>, message: string) => void
-  /** Turns are searchable after the index refresh (1 s): the look waits that long after the write. */
+  /** Turns are searchable after the index refresh (500 ms): the look waits longer than that after the write. */
   settleMs?: number
   /** Looks running at once. @default 2 */
   maxConcurrent?: number
