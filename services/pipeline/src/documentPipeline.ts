@@ -350,16 +350,17 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
       return { job, skipped: true, deadLettered: false }
     }
     const startedAt = now().getTime()
-    await ports.publishJob(job, correlationId)
     // Stage errors not yet recorded on the job by a progress transition; the finishing transition records them.
     const failures: StageError[] = []
     const progressWrites: Promise<void>[] = []
-    // Progress is written without waiting for it; a failed write is thrown when the job finishes, not lost.
+    // Progress (processing first) is written without waiting for it: the job's read model keeps its highest version
+    // whatever order transitions land in, and a failed write is thrown when the job finishes, not lost.
     const publishProgress = () => {
       const write = ports.publishJob(job, correlationId)
       write.catch(() => undefined)
       progressWrites.push(write)
     }
+    publishProgress()
     const deadLetterErrors: DeadLetterError[] = []
 
     let statements: ExtractedStatement[] = []
