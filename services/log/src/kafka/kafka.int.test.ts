@@ -38,6 +38,23 @@ afterAll(async () => {
   await admin.close()
 })
 
+/** What a new member of a consumer's group is handed within 4 s: nothing, once everything handled was committed. */
+async function redeliveredToANewMember(
+  options: Omit<
+    Parameters<typeof createEventConsumer<{ event_id: string; content: string }>>[0],
+    'handleBatch'
+  >,
+): Promise<string[]> {
+  const again: string[] = []
+  const second = await createEventConsumer<{ event_id: string; content: string }>({
+    ...options,
+    handle: async (event) => void again.push(event.payload.event_id),
+  })
+  await new Promise((resolve) => setTimeout(resolve, 4000))
+  await second.close()
+  return again
+}
+
 describe('topic admin', () => {
   it('creates a declared topic with its partitions and configs, and a second run changes nothing', async () => {
     const declaration = {
@@ -198,14 +215,7 @@ describe('event producer and consumer', () => {
     await eventually(async () => (handled.length === 9 ? true : undefined), 30_000)
     await slowConsumer.close()
     // Everything handled was committed, the slow record and the ones after it on its partition too.
-    const again: string[] = []
-    const second = await createEventConsumer<{ event_id: string; content: string }>({
-      ...options,
-      handle: async (event) => void again.push(event.payload.event_id),
-    })
-    await new Promise((resolve) => setTimeout(resolve, 4000))
-    expect(again).toEqual([])
-    await second.close()
+    expect(await redeliveredToANewMember(options)).toEqual([])
     await slowProducer.close()
     await admin.deleteTopics([otherTopic])
   })
@@ -257,14 +267,7 @@ describe('event producer and consumer', () => {
     expect(mostAtOnce).toBeLessThanOrEqual(4)
     await windowConsumer.close()
     // Everything was committed once handled: a new member of the group gets nothing again.
-    const again: string[] = []
-    const second = await createEventConsumer<{ event_id: string; content: string }>({
-      ...options,
-      handle: async (event) => void again.push(event.payload.event_id),
-    })
-    await new Promise((resolve) => setTimeout(resolve, 4000))
-    expect(again).toEqual([])
-    await second.close()
+    expect(await redeliveredToANewMember(options)).toEqual([])
     await windowProducer.close()
     await admin.deleteTopics([otherTopic])
   })
