@@ -144,6 +144,8 @@ export async function startCluster(options: {
   const progress = options.onProgress ?? (() => undefined)
   mkdirSync(options.logDir, { recursive: true })
   const children = new Map<string, ChildProcess>()
+  /** Members signalled by `kill` or `stop`, whose exit is expected. */
+  const stopping = new WeakSet<ChildProcess>()
   const memberOf = (name: string): ClusterMember => {
     const member = members.find((candidate) => candidate.name === name)
     if (!member) throw new Error(`no cluster member ${name}`)
@@ -170,8 +172,14 @@ export async function startCluster(options: {
     )
     closeSync(out)
     children.set(name, child)
-    child.once('exit', () => {
-      if (children.get(name) === child) children.delete(name)
+    child.once('exit', (code, signal) => {
+      if (children.get(name) !== child) return
+      children.delete(name)
+      // Nobody asked it to stop: say so with what it logged last, or a member gone mid-suite goes unnoticed.
+      if (!stopping.has(child))
+        progress(
+          `${name} exited unexpectedly (${String(code ?? signal)}); its last errors:\n${lastErrors(file)}`,
+        )
     })
     const deadline = Date.now() + readyTimeoutMs
     for (;;) {
@@ -192,6 +200,7 @@ export async function startCluster(options: {
     const child = children.get(name)
     if (!child) return
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+    stopping.add(child)
     signalGroup(child, signal)
     await exited
     await untilGroupGone(child)
@@ -204,6 +213,7 @@ export async function startCluster(options: {
         const child = children.get(name)
         if (!child) return
         const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+        stopping.add(child)
         signalGroup(child, 'SIGTERM')
         const timer = setTimeout(() => signalGroup(child, 'SIGKILL'), 15_000)
         await exited
@@ -232,6 +242,19 @@ export async function startCluster(options: {
     stop,
     logFile,
   }
+}
+
+/** The last error lines (pino level 50 and above) of a member's log, for a report. */
+export function lastErrors(file: string, count = 5): string {
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => /^\{"level":[56]0,/.test(line))
+  return lines.length === 0
+    ? '  (none)'
+    : lines
+        .slice(-count)
+        .map((line) => `  ${line.slice(0, 600)}`)
+        .join('\n')
 }
 
 function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {

@@ -32,7 +32,12 @@ import {
 import { createElasticsearchClient, createKafka, createLogger, loadConfig } from '@memory-service/engines'
 import { consumerGroupsToWatch } from '@memory-service/log'
 import { runVerify } from '@memory-service/cli'
-import { freeClusterPorts, startCluster, type RunningCluster } from '../../infra/cluster/cluster.js'
+import {
+  freeClusterPorts,
+  lastErrors,
+  startCluster,
+  type RunningCluster,
+} from '../../infra/cluster/cluster.js'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const run = promisify(execFile)
@@ -392,6 +397,12 @@ export async function runFaultSuite(args: string[]): Promise<number> {
         for (const documentId of load.documents)
           context.allDocumentJobs.add(ingestionIdFor(instanceId, documentId))
         const behind = await converge(context)
+        // What the run leaves to read about a stuck group: its log directory goes with the machine in CI.
+        if (behind.length > 0)
+          for (const { name } of context.cluster.members)
+            say(
+              `  ${name} (${context.cluster.pid(name) === undefined ? 'not running' : 'running'}), last errors:\n${lastErrors(context.cluster.logFile(name))}`,
+            )
         const counted = await account(context, load)
         const deadLettered = scenario.account ? await scenario.account(context) : 0
         const reports = await runVerify(config, { projection: 'all', instance: instanceId })

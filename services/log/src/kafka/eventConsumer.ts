@@ -124,7 +124,8 @@ export function headersToStrings(headers: IHeaders | undefined): Record<string, 
 
 /**
  * Decodes schema-registry framed events and hands them to the handler, resolving offsets only after the handler's
- * write. A handler that throws stops the batch; kafkajs retries from the first unresolved offset.
+ * write. A handler that throws stops the batch; its partition is fetched again from the first unresolved offset after
+ * a pause that grows while the failures repeat (1 s → 30 s), whatever the error.
  */
 export async function createEventConsumer<T>(options: EventConsumerOptions<T>): Promise<EventConsumer> {
   const consumer: Consumer = options.kafka.consumer({
@@ -259,12 +260,41 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
   const slots = createSlots(options.partitionsConsumedConcurrently ?? 1)
   const handlings = new Set<Promise<void>>()
   const retryDelays = new Map<string, number>()
+  /** Partitions paused after a failed batch, each resumed by its timer (cleared at close). */
+  const pausedForRetry = new Set<NodeJS.Timeout>()
   // A join may hand a partition to another member: a batch started before it resolves no offset after it.
   let joins = 0
   consumer.on(consumer.events.GROUP_JOIN, () => {
     joins += 1
   })
   let closing = false
+
+  /** 1 s, then twice the last pause of the partition, up to 30 s, while its failures repeat. */
+  const nextRetryDelay = (topic: string, partition: number) => {
+    const key = partitionKey(topic, partition)
+    const delayMs = Math.min((retryDelays.get(key) ?? retryBaseMs / 2) * 2, retryMaxMs)
+    retryDelays.set(key, delayMs)
+    return delayMs
+  }
+
+  /** Decodes a fetched batch and applies it at once; throws when it could not be applied (fetched again). */
+  async function handleWholeBatch(batch: EachBatchPayload['batch'], batchLog: Logger): Promise<void> {
+    if (!('handleBatch' in options)) return
+    const batchOptions = options
+    const events: ConsumedEvent<T>[] = []
+    for (const message of batch.messages) {
+      if (message.value === null) continue
+      const event = await decode(batch.topic, batch.partition, { ...message, value: message.value })
+      if (event) events.push(event)
+    }
+    if (events.length === 0) return
+    const startedAt = performance.now()
+    await applyOrReject(events, (some) => batchOptions.handleBatch(some, batchLog), batchLog)
+    batchDuration.observe(secondsSince(startedAt))
+    const oldest = batch.messages[0]
+    if (oldest) observeAge(oldest.timestamp)
+    if (isTracing()) traceBatch(events, startedAt)
+  }
 
   await consumer.run({
     autoCommit: true,
@@ -278,22 +308,28 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
         return
       }
       const batchLog = options.logger.child({ topic: batch.topic, partition: batch.partition })
+      const partition = [{ topic: batch.topic, partitions: [batch.partition] }]
       if ('handleBatch' in options) {
-        const events: ConsumedEvent<T>[] = []
-        for (const message of batch.messages) {
-          if (message.value === null) continue
-          const event = await decode(batch.topic, batch.partition, { ...message, value: message.value })
-          if (event) events.push(event)
+        try {
+          await handleWholeBatch(batch, batchLog)
+        } catch (error) {
+          // Not thrown to kafkajs: after its few retries it stops the consumer, and for good when the error is one it
+          // calls unrecoverable (a TypeError, such as fetch's when an engine is down). The partition is fetched again
+          // from its first unresolved record after a pause instead, as in the handle mode.
+          consumer.pause(partition)
+          const delayMs = nextRetryDelay(batch.topic, batch.partition)
+          batchLog.warn(
+            { err: error, retryInMs: delayMs },
+            'batch handling failed; fetched again after a pause',
+          )
+          const timer = setTimeout(() => {
+            pausedForRetry.delete(timer)
+            consumer.resume(partition)
+          }, delayMs)
+          pausedForRetry.add(timer)
+          return
         }
-        const batchOptions = options
-        if (events.length > 0) {
-          const startedAt = performance.now()
-          await applyOrReject(events, (some) => batchOptions.handleBatch(some, batchLog), batchLog)
-          batchDuration.observe(secondsSince(startedAt))
-          const oldest = batch.messages[0]
-          if (oldest) observeAge(oldest.timestamp)
-          if (isTracing()) traceBatch(events, startedAt)
-        }
+        retryDelays.delete(partitionKey(batch.topic, batch.partition))
         const last = batch.messages.at(-1)
         if (last) context.resolveOffset(last.offset)
         await context.heartbeat()
@@ -304,7 +340,6 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
       // partition is paused instead until its batch is handled, so other partitions go on being fetched.
       // Every slot busy: this waits (the fetch loop with it), heartbeating so the group keeps this member.
       await slots.acquire(() => context.heartbeat())
-      const partition = [{ topic: batch.topic, partitions: [batch.partition] }]
       consumer.pause(partition)
       const generation = joins
       const handling = handlePartitionBatch(context, batchLog, () => generation === joins)
@@ -313,9 +348,7 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
         })
         .catch(async (error: unknown) => {
           // The first record not handled is fetched again after a pause that grows while failures repeat.
-          const key = partitionKey(batch.topic, batch.partition)
-          const delayMs = Math.min((retryDelays.get(key) ?? retryBaseMs / 2) * 2, retryMaxMs)
-          retryDelays.set(key, delayMs)
+          const delayMs = nextRetryDelay(batch.topic, batch.partition)
           batchLog.warn(
             { err: error, retryInMs: delayMs },
             'record handling failed; fetched again after a pause',
@@ -419,6 +452,7 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
     async close() {
       // Records being handled finish and are committed first; nothing new starts.
       closing = true
+      for (const timer of pausedForRetry) clearTimeout(timer)
       await Promise.allSettled([...handlings])
       await consumer.disconnect()
     },

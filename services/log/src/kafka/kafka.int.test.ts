@@ -161,6 +161,43 @@ describe('event producer and consumer', () => {
     await retryConsumer.close()
     await admin.deleteTopics([otherTopic])
   })
+  it('fetches a batch again after its handler failed with an error kafkajs would stop the consumer for', async () => {
+    const otherTopic = uniqueName('mem.test-batch-retry.v1')
+    await admin.ensureTopics([{ name: otherTopic, partitions: 1, config: {} }])
+    await codec.register([{ subject: `${otherTopic}-value`, schema: turnSchema }])
+    let attempts = 0
+    const handled: string[] = []
+    const retryConsumer = await createEventConsumer<{ event_id: string; content: string }>({
+      kafka,
+      codec,
+      logger,
+      groupId: uniqueName('kafka-int-batch-retry'),
+      topics: [otherTopic],
+      fromBeginning: true,
+      handleBatch: async (events) => {
+        attempts += 1
+        // What fetch throws when an engine is down: kafkajs calls a TypeError unrecoverable and never restarts.
+        if (attempts <= 2) throw new TypeError('fetch failed')
+        handled.push(...events.map((event) => event.payload.event_id))
+      },
+    })
+    // A producer of its own: the shared one still has the deleted topics of earlier tests in its metadata.
+    const retryProducer = await createEventProducer(kafka, codec)
+    await retryProducer.append(otherTopic, [
+      {
+        key: 'k',
+        subject: `${otherTopic}-value`,
+        payload: { event_id: 'evt_batch_retry', content: 'x' },
+        correlationId: 'corr-batch-retry',
+      },
+    ])
+    await eventually(async () => (handled.length > 0 ? true : undefined), 30_000)
+    expect(handled).toEqual(['evt_batch_retry'])
+    expect(attempts).toBe(3)
+    await retryConsumer.close()
+    await retryProducer.close()
+    await admin.deleteTopics([otherTopic])
+  })
   it('goes on fetching other partitions while a record of one is still being handled', async () => {
     const otherTopic = uniqueName('mem.test-slow.v1')
     await admin.ensureTopics([{ name: otherTopic, partitions: 2, config: {} }])
