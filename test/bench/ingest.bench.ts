@@ -8,11 +8,10 @@
  * scenario at a time, on the local stack. BENCH_EVENTS (20 000) events per scenario, in BENCH_ROUNDS (4) rounds
  * that take (a), (b), (c) in a rotating order.
  */
-import { fork } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
 import { createConsumerLagReader } from '@memory-service/log'
 import { percentile, runId, startBench } from './benchSetup.js'
-import type { LoadJob, LoadResult, Scenario } from './ingestLoad.js'
+import type { LoadResult, Scenario } from './ingestLoad.js'
+import { runLoad } from './loadProcess.js'
 
 const total = Number(process.env.BENCH_EVENTS ?? 20_000)
 const pacedRate = Number(process.env.BENCH_RATE ?? 1000)
@@ -20,21 +19,6 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 4)
 
 interface Result extends LoadResult {
   name: string
-}
-
-function runLoad(name: string, scenario: Scenario, events = total): Promise<LoadResult> {
-  const job: LoadJob = { scenario, runId, name, events }
-  return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(new URL('./ingestLoad.ts', import.meta.url)), [JSON.stringify(job)], {
-      execArgv: ['--import', 'tsx', '--conditions=memory-service-source'],
-    })
-    let result: LoadResult | undefined
-    child.on('message', (message) => (result = message as LoadResult))
-    child.on('error', reject)
-    child.on('exit', (code) =>
-      result ? resolve(result) : reject(new Error(`load process for ${name} exited with ${code}`)),
-    )
-  })
 }
 
 async function main(): Promise<void> {
@@ -61,7 +45,7 @@ async function main(): Promise<void> {
     }
   }
   const measure = async (name: string, label: string, scenario: Scenario, events: number) => {
-    const result = await runLoad(name, scenario, events)
+    const result = await runLoad({ scenario, runId, name, events })
     if (result.notAccepted > 0 || result.acked !== result.events || result.ackedTwice > 0)
       throw new Error(
         `${label}: ${result.events} sent, ${result.acked} acknowledged (${result.ackedTwice} twice), ${result.notAccepted} not accepted`,

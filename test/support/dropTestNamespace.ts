@@ -13,9 +13,11 @@ import {
 } from '@memory-service/engines'
 import { deployment } from '@memory-service/domain'
 
-// The fault suite drops its own `faults-…` namespace the same way.
-if (!/^(test|faults)-/.test(deployment.namespace)) {
-  console.error(`[test namespace] ${deployment.namespace || '(default)'} is not a test or fault-suite namespace; nothing dropped`)
+// The fault suite drops its own `faults-…` namespace the same way, and bench:scale-out its `bench-scale-…`.
+if (!/^(test|faults|bench-scale)-/.test(deployment.namespace)) {
+  console.error(
+    `[test namespace] ${deployment.namespace || '(default)'} is not a test or fault-suite namespace; nothing dropped`,
+  )
   process.exit(1)
 }
 const config = loadConfig(process.env)
