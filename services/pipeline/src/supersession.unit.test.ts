@@ -204,6 +204,41 @@ describe('supersession in the pipeline', () => {
     expect(state()['Kwame said: Accra heat today (10 August 2022) is something else.']?.[1]).toBeNull()
   })
 
+  it('ends an older statement that names what a new one says was left, even where the reader finds it unclear', async () => {
+    // The reader finds every statement about something else: only the name of what was left links the two.
+    const reader = { read: () => ({ residence: 0.05, employer: 0.05, pet: 0.5, not: 0.4 }) }
+    const { ingest, state } = world({ reader })
+    await ingest(
+      document(
+        "Mei: valentine's day and I'm stuck at Shopee until midnight lol.",
+        '2023-02-14T09:00:00.000Z',
+      ),
+      document(
+        "Mei: I left Shopee in june and I've been at Grab for two months now.",
+        '2023-08-20T09:00:00.000Z',
+      ),
+    )
+    const older = Object.entries(state()).find(([content]) => content.includes('stuck at Shopee'))
+    expect(older?.[1][2]).toContain('Grab')
+  })
+
+  it('leaves alone an older statement naming what someone else left, or what the speaker only plans to leave', async () => {
+    const reader = { read: () => ({ residence: 0.05, employer: 0.05, pet: 0.5, not: 0.4 }) }
+    const { ingest, state } = world({ reader })
+    await ingest(
+      document(
+        "Ravi: Zoho's office is so peaceful, I eat lunch on a banana leaf.",
+        '2023-02-14T09:00:00.000Z',
+      ),
+      document(
+        "Ravi: I haven't resigned from Zoho yet. My sister left Infosys. I joined Swiggy last week.",
+        '2023-08-20T09:00:00.000Z',
+      ),
+    )
+    const older = Object.entries(state()).find(([content]) => content.includes('banana leaf'))
+    expect(older?.[1][1]).toBeNull()
+  })
+
   describe('with a model deciding', () => {
     const deciding = (decide: FactDecider['decide']): FactDecider => ({ name: 'test', decide })
     const firstNeighbour = (input: Parameters<FactDecider['decide']>[0]) =>

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import type { MemoryChanged } from '@memory-service/contracts'
 import {
+  endedValuesOf,
   isMeaningAttribute,
+  normalizedFactValue,
   readsAsAbout,
   recognizeFact,
   type AttributeSimilarities,
@@ -46,7 +48,8 @@ export interface FactPorts {
   ): Promise<StoredFactVersion[]>
   /**
    * Which changing attribute a statement's vector reads as (by the memories' model): an older statement is read as a
-   * version of a fact only when its meaning is likeliest that attribute. Without it no older statement is read so.
+   * version of a fact only when its meaning is likeliest that attribute, or when it names what the new statement
+   * says was left ("I left Shopee"). Without it, only the names of what was left are read so.
    */
   attributeReader?: () => Promise<{ read(vector: readonly number[]): AttributeSimilarities }>
   publishMemories(events: MemoryChanged[], correlationId: string): Promise<void>
@@ -55,6 +58,12 @@ export interface FactPorts {
 }
 
 const rounds = 3
+
+/** Whether a text has these words, whole and in this order, whatever their case. */
+function mentionsWords(text: string, words: string): boolean {
+  const escaped = words.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+')
+  return new RegExp(`(?<![\\p{L}\\d])${escaped}(?![\\p{L}\\d])`, 'iu').test(text)
+}
 
 function versionOf(memory: MemoryState): FactVersion {
   return {
@@ -142,11 +151,13 @@ export function createFactSupersession(ports: FactPorts, now: () => Date) {
     const first = arriving[0]?.memory
     const [subject, attribute] = fact.key.split('|')
     const speaker = first?.speaker
-    if (!ports.unstatedVersions || !ports.attributeReader) return []
-    if (!first || !speaker || !attribute || !isMeaningAttribute(attribute)) return []
+    if (!ports.unstatedVersions || !first || !speaker || !subject || !attribute) return []
     if (speaker.toLowerCase() !== subject) return []
-    const reader = await ports.attributeReader().catch(() => null)
-    if (!reader) return []
+    // What the new statement says was left ("I left Shopee"): an older statement naming it had that value.
+    const ended = arriving.flatMap(({ memory }) => endedValuesOf(memory.content, speaker))
+    const meaning = isMeaningAttribute(attribute) ? attribute : undefined
+    const reader = meaning && ports.attributeReader ? await ports.attributeReader().catch(() => null) : null
+    if (!reader && !ended.some(({ named }) => named)) return []
     const candidates = await ports.unstatedVersions(fact.instanceId, fact.scope, {
       speaker,
       vector: first.embedding.vector,
@@ -154,8 +165,19 @@ export function createFactSupersession(ports: FactPorts, now: () => Date) {
     })
     return candidates.flatMap((candidate) => {
       if (newIds.has(candidate.memory.id) || candidate.memory.fact) return []
-      if (!readsAsAbout(attribute, reader.read(candidate.memory.embedding.vector))) return []
-      const read = recognizeFact(candidate.memory.content, speaker, {}, { asVersionOf: attribute })
+      const about =
+        meaning !== undefined &&
+        reader !== null &&
+        readsAsAbout(meaning, reader.read(candidate.memory.embedding.vector))
+      // A name is enough; a common word ("keto", "the hobbit") only where the statement reads as about the attribute.
+      const left = ended.find(
+        ({ value, named }) => (named || about) && mentionsWords(candidate.memory.content, value),
+      )
+      const read = left
+        ? { subject, attribute, value: normalizedFactValue(left.value), key: fact.key }
+        : about
+          ? recognizeFact(candidate.memory.content, speaker, {}, { asVersionOf: meaning })
+          : null
       if (!read || read.key !== fact.key) return []
       if (arriving.some(({ memory }) => memory.fact?.value === read.value)) return []
       return [{ ...candidate, memory: { ...candidate.memory, fact: read } }]

@@ -620,6 +620,55 @@ export function recognizeFact(
   return null
 }
 
+/** A value a statement says its speaker ended: "left Shopee", "sold the Gol", "Project Hail Mary has overtaken the hobbit". */
+const endedBeforeValue =
+  /\b(?:left|quit|resigned from|moved (?:away )?from|moved out of|said goodbye to|broke up with|split (?:up )?(?:with|from)|divorced|sold|traded in|upgraded from|switched from|graduated from|dropped out of|transferred from|fired from|laid off from|overtaken|dethroned|replaced|rip|gave up|ditched)\s+(?:my\s+|our\s+|the\s+|their\s+|his\s+|her\s+)?(\p{L}[\p{L}\d'’-]*)/giu
+/** The rest of a name after its first word: "Mercado Libre", "Trinity College" (the verbs above match in any case). */
+const nameContinues = /^(?:\s+\p{Lu}[\p{L}\d'’-]*)*/u
+/** The same, the value first: "the hamster passed away", "the office has officially been dethroned". */
+const endedAfterValue =
+  /(\p{L}[\p{L}\d'’-]*)\s+(?:passed away|died|(?:has|have|was)\s+(?:officially\s+|finally\s+)?(?:been\s+)?dethroned)\b/giu
+/** Words that follow such verbs without naming what ended: "left in june", "quit last week", "left work early". */
+const notAnEndedValue =
+  /^(?:in|at|on|for|to|it|that|this|them|him|her|me|us|you|and|but|so|a|an|after|before|last|early|late|work|home|school|town|the|job|jobs|everything|all|behind|out|off|up|over|again|today|yesterday)$/i
+
+/**
+ * What a statement says its speaker ended, left, sold, split from or lost — the value a fact had before the one it
+ * states now ("I left Shopee and I've been at Grab for two months", "kemi and I split back in december"). Clauses
+ * that ask, plan or deny end nothing ("thinking about leaving Bogotá", "haven't resigned from Zoho yet"); neither do
+ * other people's endings. Each value with whether it was written as a name (capitalized in the middle of a clause).
+ */
+export function endedValuesOf(content: string, speaker: string): { value: string; named: boolean }[] {
+  const ended: { value: string; named: boolean }[] = []
+  const speakerPattern = speaker.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const splitWith = new RegExp(
+    `(\\p{L}[\\p{L}'’-]*)\\s+and\\s+(?:I|me|${speakerPattern})\\s+(?:split|broke up|separated|divorced)\\b`,
+    'gu',
+  )
+  for (const clause of clausesOf(content)) {
+    if (asks.test(clause)) continue
+    const found = [
+      ...[...clause.matchAll(endedBeforeValue)].map((match) => ({
+        match,
+        value:
+          (match[1] ?? '') + (nameContinues.exec(clause.slice(match.index + match[0].length))?.[0] ?? ''),
+      })),
+      ...[...clause.matchAll(endedAfterValue)].map((match) => ({ match, value: match[1] ?? '' })),
+      ...[...clause.matchAll(splitWith)].map((match) => ({ match, value: match[1] ?? '' })),
+    ]
+    for (const { match, value } of found) {
+      if (notYet.test(clause.slice(0, match.index))) continue
+      if (isSomeoneElses(clause, speaker, match.index, [])) continue
+      const words = value.split(/\s+/).filter((word) => !notAnEndedValue.test(word))
+      if (words.length === 0 || words.join(' ').toLowerCase() === speaker.toLowerCase()) continue
+      // A capital at the start of a clause says nothing; one inside it marks a name.
+      const named = /^\p{Lu}/u.test(words[0] ?? '') && match.index + match[0].indexOf(value) > 0
+      ended.push({ value: words.join(' '), named })
+    }
+  }
+  return ended
+}
+
 /** A softmax classifier over statement vectors: one weight row (and bias) per label. */
 export interface AttributeClassifier {
   labels: (MeaningAttribute | 'not')[]

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { classifyAttribute, readsAsAbout, recognizeFact, trainAttributeClassifier } from './factMeaning.js'
+import {
+  classifyAttribute,
+  endedValuesOf,
+  readsAsAbout,
+  recognizeFact,
+  trainAttributeClassifier,
+} from './factMeaning.js'
 
 const fact = (content: string, speaker: string, options?: Parameters<typeof recognizeFact>[3]) => {
   const found = recognizeFact(content, speaker, {}, options)
@@ -71,5 +77,33 @@ describe('the attribute classifier', () => {
     expect(readsAsAbout('employer', classifyAttribute(classifier, [0, 0, 1]))).toBe(false)
     // The same examples always give the same weights.
     expect(trainAttributeClassifier(examples, { epochs: 300 })).toEqual(classifier)
+  })
+})
+
+describe('what a statement says its speaker ended', () => {
+  it('names what was left, sold, split from or replaced, and whether it was written as a name', () => {
+    expect(
+      endedValuesOf("Mei left Shopee in june and they've been at Grab for two months now.", 'Mei'),
+    ).toEqual([{ value: 'Shopee', named: true }])
+    expect(endedValuesOf('Kemi and Emeka split back in december.', 'Emeka')).toEqual([
+      { value: 'Kemi', named: false },
+    ])
+    expect(endedValuesOf('Sold the Gol last week, the new one is a Duster.', 'Mirela')).toEqual([
+      { value: 'Gol', named: true },
+    ])
+    expect(
+      endedValuesOf('Project Hail Mary has overtaken the hobbit as my all time favourite.', 'Finn'),
+    ).toEqual([{ value: 'hobbit', named: false }])
+    expect(endedValuesOf('RIP Bubbles 🐟 but we got a puppy!!', 'Leilani')).toEqual([
+      { value: 'Bubbles', named: true },
+    ])
+  })
+
+  it("finds nothing ended in a plan, a denial, a question, someone else's news, or words that name nothing", () => {
+    expect(endedValuesOf('Seriously thinking about leaving Bogotá next year.', 'Camila')).toEqual([])
+    expect(endedValuesOf("Ravi hasn't resigned from Zoho yet.", 'Ravi')).toEqual([])
+    expect(endedValuesOf('Should I quit Deloitte?', 'Ravi')).toEqual([])
+    expect(endedValuesOf('My sister left Infosys last month.', 'Ravi')).toEqual([])
+    expect(endedValuesOf('I left work early and quit in june.', 'Ravi')).toEqual([])
   })
 })
