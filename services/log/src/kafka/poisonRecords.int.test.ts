@@ -156,7 +156,11 @@ describe('a projection meeting a record its store refuses', () => {
         },
       }),
     )
-    await eventually(async () => ((await store.get('outage-c')) ? true : undefined), 40_000)
+    // The bulk write that meets the refused record stores the others first: wait for the parking too.
+    await eventually(
+      async () => (parked.length > 0 && (await store.get('outage-c')) ? true : undefined),
+      40_000,
+    )
     expect(failures).toBe(2)
     expect(await store.get('outage-a')).not.toBeNull()
     // Only the record the store refuses is parked, and only after the outage.
