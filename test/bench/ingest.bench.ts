@@ -11,7 +11,7 @@
 import { createConsumerLagReader } from '@memory-service/log'
 import { percentile, runId, startBench } from './benchSetup.js'
 import type { LoadResult, Scenario } from './ingestLoad.js'
-import { runLoad } from './loadProcess.js'
+import { runLoadProcess } from './loadProcess.js'
 
 const total = Number(process.env.BENCH_EVENTS ?? 20_000)
 const pacedRate = Number(process.env.BENCH_RATE ?? 1000)
@@ -45,7 +45,12 @@ async function main(): Promise<void> {
     }
   }
   const measure = async (name: string, label: string, scenario: Scenario, events: number) => {
-    const result = await runLoad({ scenario, runId, name, events })
+    const result = await runLoadProcess<LoadResult>('./ingestLoad.ts', {
+      scenario,
+      runId,
+      name,
+      events,
+    })
     if (result.notAccepted > 0 || result.acked !== result.events || result.ackedTwice > 0)
       throw new Error(
         `${label}: ${result.events} sent, ${result.acked} acknowledged (${result.ackedTwice} twice), ${result.notAccepted} not accepted`,

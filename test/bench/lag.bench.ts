@@ -8,27 +8,14 @@
  * Then where this process's pipeline spent the documents' time (pipelineStages.ts), and one line:
  * `lag events_per_s=… turn_p50_ms=… turn_p99_ms=… memory_p50_ms=… memory_p99_ms=…`.
  */
-import { fork } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
 import { metricsRegistry } from '@memory-service/engines'
 import { percentile, runId, startBench } from './benchSetup.js'
 import { printConsumerDelays, printPipelineStages } from './pipelineStages.js'
-import type { LagJob, LagResult } from './lagLoad.js'
+import type { LagResult } from './lagLoad.js'
+import { runLoadProcess } from './loadProcess.js'
 
 const rate = Number(process.env.BENCH_RATE ?? 1000)
 const seconds = Number(process.env.BENCH_SECONDS ?? 60)
-
-function runLoad(job: LagJob): Promise<LagResult> {
-  return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(new URL('./lagLoad.ts', import.meta.url)), [JSON.stringify(job)], {
-      execArgv: ['--import', 'tsx', '--conditions=memory-service-source'],
-    })
-    let result: LagResult | undefined
-    child.on('message', (message) => (result = message as LagResult))
-    child.on('error', reject)
-    child.on('exit', (code) => (result ? resolve(result) : reject(new Error(`lag load exited with ${code}`))))
-  })
-}
 
 const fixed = (value: number) => value.toFixed(0)
 
@@ -36,7 +23,7 @@ async function main(): Promise<void> {
   const { services, apiKey, baseUrl, close } = await startBench('lag', ['gateway', 'pipeline', 'projectors'])
   // The stage tables count what the load made this process's pipeline do (compactions' documents and the probes').
   metricsRegistry.resetMetrics()
-  const result = await runLoad({
+  const result = await runLoadProcess<LagResult>('./lagLoad.ts', {
     grpcAddress: services.addresses.grpc ?? '',
     baseUrl,
     apiKey,

@@ -1,20 +1,22 @@
 import { fork } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import type { LoadJob, LoadResult } from './ingestLoad.js'
+import type { LoadJob } from './ingestLoad.js'
+import type { LagJob } from './lagLoad.js'
 
-/** Runs one load job in a process of its own (ingestLoad.ts), as an agent's client would be; answers its result. */
-export function runLoad(job: LoadJob): Promise<LoadResult> {
+/**
+ * Runs a load module (ingestLoad.ts, lagLoad.ts) in a process of its own, as an agent's client would be, with the
+ * job as its argument; answers the result it sends back.
+ */
+export function runLoadProcess<Result>(module: string, job: LoadJob | LagJob): Promise<Result> {
   return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(new URL('./ingestLoad.ts', import.meta.url)), [JSON.stringify(job)], {
+    const child = fork(fileURLToPath(new URL(module, import.meta.url)), [JSON.stringify(job)], {
       execArgv: ['--import', 'tsx', '--conditions=memory-service-source'],
     })
-    let result: LoadResult | undefined
-    child.on('message', (message) => (result = message as LoadResult))
+    let result: Result | undefined
+    child.on('message', (message) => (result = message as Result))
     child.on('error', reject)
     child.on('exit', (code) =>
-      result
-        ? resolve(result)
-        : reject(new Error(`load process for ${job.name} exited with ${String(code)}`)),
+      result !== undefined ? resolve(result) : reject(new Error(`${module} exited with ${String(code)}`)),
     )
   })
 }

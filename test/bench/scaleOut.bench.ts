@@ -22,8 +22,9 @@ const { clusterMembers, freeClusterPorts, startCluster } = await import('../../i
 const { createMemoryClient } = await import('@memory-service/client')
 const { loadConfig } = await import('@memory-service/engines')
 const { percentile, runId } = await import('./benchSetup.js')
-const { runLoad } = await import('./loadProcess.js')
+const { runLoadProcess } = await import('./loadProcess.js')
 type Scenario = import('./ingestLoad.js').Scenario
+type LoadResult = import('./ingestLoad.js').LoadResult
 
 const total = Number(process.env.BENCH_EVENTS ?? 40_000)
 const rounds = Number(process.env.BENCH_ROUNDS ?? 4)
@@ -120,7 +121,12 @@ try {
       ] as (typeof scenarios)[number]
       const results = await Promise.all(
         clients.map((scenario, client) =>
-          runLoad({ scenario, runId, name: `${name}-${String(round)}-${String(client)}`, events: perClient }),
+          runLoadProcess<LoadResult>('./ingestLoad.ts', {
+            scenario,
+            runId,
+            name: `${name}-${String(round)}-${String(client)}`,
+            events: perClient,
+          }),
         ),
       )
       for (const result of results)
