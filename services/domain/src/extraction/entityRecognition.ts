@@ -4,6 +4,7 @@
  * sentence counts only when the document knows it as a name or the gazetteer does.
  */
 import { entityKey } from './entityNames.js'
+import { worldCities } from './worldCities.js'
 import type { EntityType, RecognizedEntity, RecognizedRelation } from './extraction.js'
 import { explicitDatesIn, type ResolvedDate } from './relativeDates.js'
 import { irregularPastVerbs } from './thirdPerson.js'
@@ -35,6 +36,9 @@ const places = split(
     'alabama|alaska|arizona|arkansas|california|colorado|connecticut|delaware|florida|hawaii|idaho|illinois|indiana|iowa|kansas|kentucky|louisiana|maine|maryland|massachusetts|michigan|minnesota|mississippi|missouri|montana|nebraska|nevada|new hampshire|new jersey|new mexico|new york|north carolina|north dakota|ohio|oklahoma|oregon|pennsylvania|rhode island|south carolina|south dakota|tennessee|texas|utah|vermont|virginia|washington|west virginia|wisconsin|wyoming|ontario|quebec|british columbia|alberta|manitoba|nova scotia|' +
     'tokyo|delhi|new delhi|shanghai|beijing|mumbai|bombay|osaka|cairo|dhaka|karachi|istanbul|kolkata|manila|lagos|rio de janeiro|rio|tianjin|kinshasa|guangzhou|los angeles|la|moscow|shenzhen|lahore|bangalore|bengaluru|paris|bogota|jakarta|chennai|lima|bangkok|seoul|nagoya|hyderabad|london|tehran|chicago|chengdu|nanjing|wuhan|ho chi minh city|saigon|luanda|ahmedabad|kuala lumpur|hong kong|hangzhou|riyadh|baghdad|santiago|pune|madrid|toronto|miami|dallas|houston|philadelphia|atlanta|barcelona|khartoum|johannesburg|cape town|saint petersburg|st petersburg|washington dc|dc|boston|sydney|melbourne|brisbane|perth|auckland|wellington|berlin|munich|hamburg|frankfurt|cologne|rome|milan|naples|venice|florence|athens|lisbon|porto|dublin|edinburgh|glasgow|manchester|liverpool|birmingham|amsterdam|rotterdam|brussels|vienna|prague|budapest|warsaw|krakow|stockholm|oslo|copenhagen|helsinki|reykjavik|zurich|geneva|montreal|vancouver|ottawa|calgary|mexico city|cancun|havana|buenos aires|sao paulo|caracas|quito|nairobi|addis ababa|casablanca|marrakech|dubai|abu dhabi|doha|tel aviv|jerusalem|beirut|amman|kyiv|kiev|minsk|bucharest|sofia|belgrade|zagreb|singapore|taipei|kyoto|hanoi|phnom penh|kathmandu|colombo|san francisco|san diego|san jose|seattle|portland|denver|phoenix|las vegas|austin|san antonio|nashville|new orleans|detroit|minneapolis|st louis|pittsburgh|baltimore|orlando|tampa|honolulu|anchorage|salt lake city|sacramento|brooklyn|manhattan|queens|the bronx|bronx|nyc|hollywood|malibu|yosemite|yellowstone|grand canyon',
 )
+
+// The world's larger cities (GeoNames): after the document's own people, so a person named like a city stays one.
+const worldCityKeys = new Set(worldCities.split('|'))
 
 // Companies and services people mention by name in everyday text.
 const organizations = split(
@@ -137,6 +141,7 @@ function typeOfSpan(words: readonly string[], before: string, context: Classific
   if (organizations.has(key)) return 'organization'
   if (places.has(key)) return 'location'
   if (context.knownPeopleKeys.has(key)) return 'person'
+  if (worldCityKeys.has(key)) return 'location'
   if (words.length > 1 && organizationSuffixes.has(lastWord)) return 'organization'
   if (
     words.length > 1 &&
@@ -244,6 +249,7 @@ export function recognizeMentions(text: string, context: RecognitionContext): En
       classification.knownPeopleKeys.has(key) ||
       classification.knownProperNouns.has(key) ||
       places.has(key) ||
+      worldCityKeys.has(key) ||
       organizations.has(key) ||
       holidays.has(key)
     // "Anna and Tom visited": a sentence-initial word coordinated with a name is a name too.
@@ -283,7 +289,7 @@ export function entitiesOf(
 
 /** Whether the gazetteer knows the name as a place (a country, a big city, a region), whatever its case. */
 export function isKnownPlace(name: string): boolean {
-  return places.has(lowerOf(name))
+  return places.has(lowerOf(name)) || worldCityKeys.has(entityKey(name))
 }
 
 /**

@@ -29,6 +29,20 @@ describe('recognizeMentions', () => {
     expect(entitiesIn('My dog is called Biscuit.')).toEqual([{ name: 'Biscuit', type: 'person' }])
   })
 
+  it("knows the world's larger cities, at a sentence start too, and keeps the document's people people", () => {
+    expect(entitiesIn('Tbilisi has been home for 6 weeks. Kraków was colder.')).toEqual([
+      { name: 'Tbilisi', type: 'location' },
+      { name: 'Kraków', type: 'location' },
+    ])
+    expect(
+      entitiesIn('Caroline told Melanie about Medellín.', { speaker: 'Caroline', knownPeople: ['Medellín'] }),
+    ).toEqual([
+      { name: 'Caroline', type: 'person' },
+      { name: 'Medellín', type: 'person' },
+    ])
+    expect(entitiesIn('Nice weather today. Reading helps.')).toEqual([])
+  })
+
   it('types spans by suffix, honorific, gazetteer and the words before them', () => {
     expect(
       entitiesIn(
