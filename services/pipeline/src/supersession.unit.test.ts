@@ -184,10 +184,10 @@ describe('supersession in the pipeline', () => {
     const reader = { read: () => ({ residence: 0.7, employer: 0.1, not: 0.2 }) }
     const { ingest, state } = world({ reader })
     await ingest(
-      document('Kwame: Accra heat today is something else.', '2022-08-10T09:00:00.000Z'),
+      document('Kwame: Accra today is something else.', '2022-08-10T09:00:00.000Z'),
       document('Kwame: We moved to Toronto two weeks ago.', '2023-02-27T09:00:00.000Z'),
     )
-    expect(state()['Kwame said: Accra heat today (10 August 2022) is something else.']).toEqual([
+    expect(state()['Kwame said: Accra today (10 August 2022) is something else.']).toEqual([
       '2022-08-10T00:00:00.000Z',
       '2023-02-13T00:00:00.000Z',
       'Kwame said: We moved to Toronto two weeks ago (the week of 13 February 2023).',
@@ -198,10 +198,10 @@ describe('supersession in the pipeline', () => {
     const reader = { read: () => ({ residence: 0.05, employer: 0.5, pet: 0.4, not: 0.05 }) }
     const { ingest, state } = world({ reader })
     await ingest(
-      document('Kwame: Accra heat today is something else.', '2022-08-10T09:00:00.000Z'),
+      document('Kwame: Accra today is something else.', '2022-08-10T09:00:00.000Z'),
       document('Kwame: We moved to Toronto two weeks ago.', '2023-02-27T09:00:00.000Z'),
     )
-    expect(state()['Kwame said: Accra heat today (10 August 2022) is something else.']?.[1]).toBeNull()
+    expect(state()['Kwame said: Accra today (10 August 2022) is something else.']?.[1]).toBeNull()
   })
 
   it('ends an older statement that names what a new one says was left, even where the reader finds it unclear', async () => {

@@ -115,7 +115,7 @@ const sports = words(
   'running | jogging | cycling | biking | mountain biking | climbing | bouldering | swimming | tennis | padel | pickleball | yoga | pilates | crossfit | football | soccer | basketball | volleyball | rugby | boxing | kickboxing | judo | karate | taekwondo | jiu-jitsu | jiu jitsu | bjj | muay thai | mma | fencing | rowing | kayaking | golf | skiing | snowboarding | surfing | skateboarding | skating | ice skating | hiking | trail running | triathlon | marathons | badminton | squash | table tennis | ping pong | cricket | baseball | softball | hockey | ice hockey | netball | handball | weightlifting | powerlifting | lifting | spinning | dance | dancing | salsa | ballet | archery | sailing | diving | scuba diving | horse riding | equestrian | ultimate frisbee | frisbee | darts',
 )
 const occupations = words(
-  'engineer | developer | programmer | designer | nurse | teacher | professor | lecturer | manager | analyst | consultant | chef | cook | barista | bartender | waiter | waitress | lawyer | attorney | solicitor | paralegal | doctor | physician | surgeon | dentist | pharmacist | vet | veterinarian | accountant | writer | author | editor | journalist | reporter | photographer | videographer | scientist | researcher | architect | pilot | driver | electrician | plumber | carpenter | mechanic | technician | therapist | counselor | counsellor | psychologist | social worker | paramedic | firefighter | police officer | officer | soldier | librarian | translator | interpreter | artist | illustrator | animator | musician | producer | director | actor | actress | marketer | recruiter | salesperson | sales rep | cashier | clerk | receptionist | assistant | secretary | administrator | coordinator | specialist | officer | executive | founder | co-founder | ceo | cto | cfo | intern | tutor | coach | trainer | instructor | lifeguard | farmer | gardener | florist | baker | butcher | tailor | hairdresser | barber | stylist | cleaner | caregiver | carer | nanny | midwife | data scientist | product manager | project manager | freelancer | contractor | entrepreneur | student | phd student | postdoc | banker | broker | economist | strategist | planner | ux designer | ui designer | devops engineer | sre | qa engineer | tester',
+  'engineer | developer | programmer | designer | agent | associate | controller | nurse | teacher | professor | lecturer | manager | analyst | consultant | chef | cook | barista | bartender | waiter | waitress | lawyer | attorney | solicitor | paralegal | doctor | physician | surgeon | dentist | pharmacist | vet | veterinarian | accountant | writer | author | editor | journalist | reporter | photographer | videographer | scientist | researcher | architect | pilot | driver | electrician | plumber | carpenter | mechanic | technician | therapist | counselor | counsellor | psychologist | social worker | paramedic | firefighter | police officer | officer | soldier | librarian | translator | interpreter | artist | illustrator | animator | musician | producer | director | actor | actress | marketer | recruiter | salesperson | sales rep | cashier | clerk | receptionist | assistant | secretary | administrator | coordinator | specialist | officer | executive | founder | co-founder | ceo | cto | cfo | intern | tutor | coach | trainer | instructor | lifeguard | farmer | gardener | florist | baker | butcher | tailor | hairdresser | barber | stylist | cleaner | caregiver | carer | nanny | midwife | data scientist | product manager | project manager | freelancer | contractor | entrepreneur | student | phd student | postdoc | banker | broker | economist | strategist | planner | ux designer | ui designer | devops engineer | sre | qa engineer | tester',
 )
 
 const placeCues =
@@ -123,7 +123,7 @@ const placeCues =
 const employerCues =
   /\b(?:work(?:s|ing|ed)?|job|jobs|employer|company|firm|office|offer|hired|joined|joining|started (?:at|with)|onboarding|team|boss|manager|colleagues?|cowork\w*|salary|pays|contract|position|role|gig|quit|left|resigned|laid off|switched|new place|first (?:day|week|month)|(?:days|weeks|months) in|shift|on-call|standup|stand-up|badge|campus|canteen|relocation)\b/i
 const occupationCues =
-  /\b(?:job|work(?:s|ing)? as|role|position|title|promoted|promotion|career|became|become|retrain\w*|qualified|certified|licensed|profession|as an?|now an?)\b/i
+  /\b(?:job|work(?:s|ing)? as|role|position|title|promoted|promotion|career|became|become|retrain\w*|qualified|certified|licensed|profession|as an?|now an?|(?:is|are|am|being)\s+(?:now\s+|officially\s+|finally\s+)?an?)\b|['’](?:re|m)\s+(?:now\s+|officially\s+|finally\s+)?an?\b/i
 const relationshipCues =
   /\b(?:married|marry|marrying|wedding|engaged|engagement|proposed|fianc[ée]e?|divorc\w*|separat\w*|single|broke up|break-?up|split up|dating|date|boyfriend|girlfriend|husband|wife|partner|spouse|relationship|seeing someone|together)\b/i
 const partnerCues =
@@ -141,7 +141,7 @@ const sportCues =
 
 /** The value may not be something the statement says was left, past or visited. */
 const leftBefore =
-  /\b(?:left|leaving|leave|quit|quitting|resigned from|from|former|formerly|ex-|used to|back from|visit(?:ing|ed)?|trip to|holiday in|vacation in|weekend in|instead of|rather than|not|no longer|than|over|overtaken|dethroned|replaced|replacing|sold|selling|gave up|ditched|goodbye to|bye to|rip|miss|lost|lost (?:my|their|his|her) job as|fired from|laid off from|out of|fellow)\s+(?:my\s+|our\s+|the\s+|their\s+|\p{Lu}\p{L}+['’]s\s+)?(?:job\s+at\s+|\w+\s+)?$/iu
+  /\b(?:left|leaving|leave|quit|quitting|resigned from|from|former|formerly|ex-|used to|back from|visit(?:ing|ed)?|trip to|holiday in|vacation in|weekend in|instead of|rather than|not|no longer|than|over|overtaken|dethroned|replaced|replacing|sold|selling|gave up|ditched|goodbye to|bye to|rip|miss|lost|lost (?:my|their|his|her) job as|fired from|laid off from|out of|fellow)\s+(?:my\s+|our\s+|the\s+|their\s+|\p{Lu}\p{L}+['’]s\s+)?(?:job\s+at\s+|(?!(?:and|but|or|so|now|then|yet)\s)\w+\s+)?$/iu
 
 /** Words after a name that make it a workplace rather than a place to live. */
 const workplaceAfter =
@@ -150,8 +150,35 @@ const workplaceAfter =
 const placeAfter =
   /^(?:['’]s)?\s+(?:heat|weather|fog|smog|wind|winters?|summers?|rain|humidity|traffic|metro|subway|trams?|buses|rent|prices|housing|life|is (?:so |soo? )?(?:clean|quiet|hot|cold|cheap|expensive|loud|beautiful|lovely|grey|gray|rainy|windy|humid)|has been home)\b/i
 
+/**
+ * What someone who lives in a place says of it, and a visitor rarely does: its rent, its winters, its trams, how
+ * clean or quiet it is now ("Kigali is so clean", "Lisbon rent is insane"). A city's beauty is a visitor's word too.
+ */
+const dailyLifeAfter =
+  /^(?:['’]s)?\s+(?:heat|weather|fog|smog|winters?|summers?|humidity|traffic|metro|subway|trams?|buses|rent|prices|housing|life|is (?:so |soo? |really |very )?(?:clean|quiet|hot|cold|cheap|expensive|loud|grey|gray|rainy|windy|humid)|has been home)\b/i
+
+/** A place the gazetteer knows, told of as a place of everyday life (dailyLifeAfter). */
+function namesPlaceOfDailyLife(statement: StatementView): boolean {
+  return statement.mentions.some(
+    (mention) =>
+      mention.type === 'location' &&
+      isKnownPlace(mention.name) &&
+      dailyLifeAfter.test(statement.text.slice(mention.end, mention.end + 40)),
+  )
+}
+
 /** A model name or number after a make: "Model 3", "V70", "9-3", "S23 Ultra" (capitalized or with a digit). */
 const modelName = /^(?:[ -](?:[A-Z0-9][\p{L}\d+-]*|[a-z]?\d[\p{L}\d+-]*))*/u
+
+/** A model named by its number once the kind of thing is known: "upgraded to the 14 pro", "switched to a S23". */
+function upgradedModel(statement: StatementView): Found | null {
+  const match =
+    /\b(?:upgraded|switched|moved) to (?:the |a |an )?(?:new )?(?<model>(?:\p{Lu}[\p{L}]*\s)?\p{L}?\d+[a-z]?(?:\s(?:pro|max|ultra|plus|mini|fe|lite|\p{Lu}\p{L}*))*)/iu.exec(
+      statement.text,
+    )
+  const model = match?.groups?.model
+  return match && model ? { value: model, at: match.index + match[0].length - model.length } : null
+}
 
 function lexiconValue(statement: StatementView, lexicon: readonly string[], withModel = false): Found | null {
   const pattern = new RegExp(`\\b(?:${alternation(lexicon.join(' | '))})\\b`, 'gi')
@@ -187,7 +214,7 @@ function ownedLexiconValue(
 }
 
 const dietBefore =
-  /\b(?:is|am|are|'m|'re|went|gone|going|became|been|stay(?:s|ed|ing)?|turned|now|fully|strict(?:ly)?|eat(?:s|ing)?|follow(?:s|ed|ing)?|on (?:a|the)|of|into|switched to|quit)\s+(?:\w+\s+)?$/i
+  /\b(?:is|am|are|'m|'re|went|gone|going|became|been|stay(?:s|ed|ing)?|turned|now|fully|strict(?:ly)?|eat(?:s|ing)?|follow(?:s|ed|ing)?|on (?:a|the)|of|into|switched to|back to|quit)\s+(?:\w+\s+)?$/i
 const dietAfter = /^\s*(?:now|for \w+|since|diet|life|lifestyle|again|these days|going|journey|day)\b/i
 const petBefore =
   /\b(?:got|get|adopted|have|has|had|rescued|bought|brought home|our|their|new|\p{Lu}\p{L}+['’]s)\s+(?:\w+\s+){0,3}$/iu
@@ -388,7 +415,12 @@ function statusOf(statement: StatementView): Found | null {
 const partnerNoun = /\b(?:boyfriend|girlfriend|husband|wife|partner|fianc[ée]e?|spouse|bf|gf|other half)\b/i
 
 const readings: AttributeReading[] = [
-  { attribute: 'residence', cues: placeCues, value: residenceOf },
+  {
+    attribute: 'residence',
+    cues: placeCues,
+    value: residenceOf,
+    namesItsKind: (statement) => namesPlaceOfDailyLife(statement),
+  },
   { attribute: 'employer', cues: employerCues, value: employerOf },
   {
     attribute: 'occupation',
@@ -443,7 +475,8 @@ const readings: AttributeReading[] = [
   {
     attribute: 'phone',
     cues: phoneCues,
-    value: (statement) => lexiconValue(statement, phoneMakes, true),
+    value: (statement, lenient) =>
+      lexiconValue(statement, phoneMakes, true) ?? (lenient === 'no' ? null : upgradedModel(statement)),
     namesItsKind: (statement) => capitalizedLexiconValue(statement, phoneMakes),
   },
   {
@@ -457,8 +490,23 @@ const readings: AttributeReading[] = [
 const announcesNews =
   /\b(?:now|new|since|just|finally|officially|first (?:day|week|month|semester|quarter|year|christmas|time)|\d+ (?:days|weeks|months) (?:in|now)|(?:a|one|two|three|four|five|six) (?:days?|weeks?|months?) in|switched|swapped|moved|started|joined|got|upgraded|picked up|adopted|settled|landed|update)\b/i
 
+/**
+ * What a clause says something is no longer, when it says it after what is: "officially a solicitor and not a trainee
+ * anymore" states the solicitor, and its "anymore" must not make the whole clause a thing of the past.
+ */
+const negatedContrast =
+  /(?:,\s*|\s+(?:and|but)\s+)not\s+(?:an?\s+|the\s+)?[\p{L}-]+(?:\s+[\p{L}-]+)?\s+(?:anymore|any more|any longer)\b.*$/iu
+const withoutNegatedContrast = (clause: string) => clause.replace(negatedContrast, '')
+
 /** A clause that asks states nothing: "is cycling in Milan a death wish?" */
 const asks = /\?/
+/** Words a question opens with (a contraction, "can't", opens none). */
+const questionOpeners = 'is|are|am|do|does|did|can|could|would|should|what|where|when|why|how|who|whom|which'
+/** Nor does one that opens as a question or a request, rewritten without its question mark: "How does Ana write…". */
+const opensAsQuestionOrRequest = new RegExp(
+  `^(?:${questionOpeners}|help|give|tell|show|write|make)\\b(?!['’])`,
+  'i',
+)
 /** Anywhere in a clause: what was, what is visited, what ended. */
 const notCurrent =
   /\b(?:no longer|anymore|used to|trip|holiday|vacation|visit(?:ing|ed|s)?|for (?:a|the) (?:few days|week|weekend|conference|wedding)|interview(?:ed|ing)?|turned (?:it )?down|declined)\b/i
@@ -506,11 +554,31 @@ function isSomeoneElses(
   return opensWithOther
 }
 
-/** Clauses of a statement, the reporting prefix ("Lukas said: ") taken off: sentences, and parts after " - " or ";". */
+/** A clause that opens as a question asks all through: "Is cycling in Milan, with the traffic, safe?" */
+const opensAsQuestion = new RegExp(
+  `^(?:${questionOpeners}|was|were|have|has|will|shall|any|anyone|anybody)\\b(?!['’])`,
+  'i',
+)
+
+/**
+ * A question asked after a statement in one sentence stays apart from it: "being a line cook is no joke, any
+ * insoles that work??" states the line cook.
+ */
+function withQuestionApart(clause: string): string[] {
+  if (!clause.endsWith('?') || opensAsQuestion.test(clause)) return [clause]
+  const comma = clause.lastIndexOf(', ')
+  return comma > 0 ? [clause.slice(0, comma), clause.slice(comma + 2)] : [clause]
+}
+
+/**
+ * Clauses of a statement, the reporting prefix ("Lukas said: ") taken off: sentences, parts after " - " or ";",
+ * and a question asked after a comma.
+ */
 function clausesOf(content: string): string[] {
   return content
     .replace(/^[^:]{1,60}\b(?:said|asked):\s*/, '')
     .split(/(?<=[.!?])\s+|\s+[-–—]\s+|;\s+/u)
+    .flatMap((clause) => withQuestionApart(clause.trim()))
     .map((clause) => clause.trim())
     .filter(Boolean)
 }
@@ -588,8 +656,9 @@ export function recognizeFact(
   if (byPhrase && (!forced || byPhrase.attribute === forced)) return byPhrase
   if (speaker === null) return null
   const subject = speaker.toLowerCase()
-  for (const clause of clausesOf(content)) {
-    if (asks.test(clause) || notCurrent.test(clause)) continue
+  for (const whole of clausesOf(content)) {
+    const clause = withoutNegatedContrast(whole)
+    if (asks.test(clause) || opensAsQuestionOrRequest.test(clause) || notCurrent.test(clause)) continue
     const view: StatementView = {
       text: clause,
       lower: clause.toLowerCase(),

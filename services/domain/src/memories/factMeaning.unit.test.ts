@@ -31,6 +31,52 @@ describe('recognizeFact, by the kind of value and the words around it', () => {
     expect(fact('Tom is not vegan, just trying less meat.', 'Tom')).toBeNull()
     expect(fact('A friend of Tom joined Google.', 'Tom')).toBeNull()
     expect(fact('Is Lisbon expensive?', 'Tom')).toBeNull()
+    expect(
+      fact('How does Tom write a cover letter for Spotify', 'Tom', { asVersionOf: 'employer' }),
+    ).toBeNull()
+    expect(fact('Help Tom pick a flat in Porto', 'Tom', { asVersionOf: 'residence' })).toBeNull()
+  })
+
+  it('reads a return to a diet, a title after "is a", a job title beside what it no longer is', () => {
+    expect(fact('After two years Sam is back to vegan.', 'Sam')).toBe('diet=vegan')
+    expect(fact("Sam switched careers - they're a data analyst at a bank now.", 'Sam')).toBe(
+      'occupation=data analyst',
+    )
+    expect(fact('Sam is officially a nurse and not a student anymore.', 'Sam')).toBe('occupation=nurse')
+    expect(fact('Sam started as a real estate agent in March.', 'Sam')).toBe('occupation=real estate agent')
+    // What a clause says is over stays over: the value is the thing no longer true.
+    expect(fact('Sam is not a nurse anymore.', 'Sam')).toBeNull()
+  })
+
+  it('reads a known city told of as a place of everyday life as where the speaker lives, not one seen on a trip', () => {
+    expect(fact('Tallinn is so quiet in winter, Ana barely leaves the flat.', 'Ana')).toBe(
+      'residence=tallinn',
+    )
+    expect(fact('Lyon rent is insane.', 'Ana')).toBe('residence=lyon')
+    expect(fact('Rome traffic was insane on our trip.', 'Ana')).toBeNull()
+    expect(fact('Paris is so beautiful.', 'Ana')).toBeNull()
+  })
+
+  it('reads the statement before a question asked after a comma, and nothing in a question from its start', () => {
+    expect(fact('Being a bike mechanic at 40 is hard on the back, any stretches that help?', 'Ola')).toBe(
+      'occupation=bike mechanic',
+    )
+    expect(fact('Are the trams in Oslo, with all the snow, running today?', 'Ola')).toBeNull()
+  })
+
+  it('takes a model number for the value once the classifier is sure the statement is about a phone', () => {
+    expect(recognizeFact('Sam upgraded to the 15 pro max.', 'Sam', { phone: 0.7, not: 0.1 })).toMatchObject({
+      attribute: 'phone',
+      value: '15 pro max',
+    })
+    expect(recognizeFact('Sam upgraded to the 15 pro max.', 'Sam', {})).toBeNull()
+  })
+
+  it('reads a place after "over and" as current (only a word like "instead of" before it says it was left)', () => {
+    expect(
+      fact('The holidays are over and Hanoi is so quiet again.', 'Lan', { asVersionOf: 'residence' }),
+    ).toBe('residence=hanoi')
+    expect(fact('Lan likes Hanoi over Saigon.', 'Lan', { asVersionOf: 'residence' })).toBe('residence=hanoi')
   })
 
   it('keeps the phrase rules first', () => {
@@ -38,7 +84,7 @@ describe('recognizeFact, by the kind of value and the words around it', () => {
   })
 
   it('reads an older statement as a version of an attribute once that attribute is known', () => {
-    expect(fact('Accra heat today is something else.', 'Kwame')).toBeNull()
+    expect(fact('Infosys bench period is so boring.', 'Arjun')).toBeNull()
     expect(fact('Accra heat today is something else.', 'Kwame', { asVersionOf: 'residence' })).toBe(
       'residence=accra',
     )
