@@ -204,17 +204,17 @@ const askedAttributes: { attribute: string; pattern: RegExp }[] = [
   {
     attribute: 'relationship',
     pattern:
-      /\b(?:relationship|married|marry|single|dating|engaged|partner|boyfriend|girlfriend|husband|wife|spouse|divorced|broke up|split up|seeing anyone)\b/i,
+      /\b(?:relationship|marital|married|marry|single|dating|engaged|partner|boyfriend|girlfriend|husband|wife|spouse|divorced|broke up|split up|seeing anyone)\b/i,
   },
   {
     attribute: 'employer',
     pattern:
-      /\b(?:work(?:s|ing)? (?:for|at)|employer|employed|which company|what company|start(?:ed)? working at|join(?:ed)?|where (?:does|did|do) \S+(?: \S+)? work)\b/i,
+      /\b(?:work(?:s|ing)? (?:for|at)|employer|employed|which company|what company|start(?:ed)? working at|join(?:ed)?|where (?:does|did|do) \S+(?: \S+)? work|where (?:is|are|was) \S+(?: \S+)? (?:working|employed)|who (?:does|do|did) \S+(?: \S+)? work for)\b/i,
   },
   {
     attribute: 'occupation',
     pattern:
-      /\b(?:job|occupation|profession|career|for a living|work(?:s|ing)? as|become an?|became an?|what (?:does|did|do) \S+(?: \S+)? do\b)/i,
+      /\b(?:job|occupation|profession|career|trade|role|job title|for a living|work(?:s|ing)? as|become an?|became an?|what (?:does|did|do) \S+(?: \S+)? do\b)/i,
   },
   {
     attribute: 'residence',
@@ -226,11 +226,17 @@ const askedAttributes: { attribute: string; pattern: RegExp }[] = [
 /** Which changing fact a question asks about, if any (the attributes factSlotOf reads). */
 export function askedFactOf(question: string): AskedFact | null {
   const favorite =
-    /\b(?:favorite|favourite) (?<thing>[a-z][a-z -]{1,30}?)(?=\?|$| now| these days| nowadays| at the moment| right now| (?:is|was|are))/i.exec(
+    /\b(?:favorite|favourite) (?!these days|now\b|nowadays|at the moment|right now)(?<thing>[a-z][a-z -]{1,30}?)(?=\?|$| now| these days| nowadays| at the moment| right now| (?:is|was|are))/i.exec(
       question,
     )
-  const attribute = favorite?.groups?.thing
-    ? `favorite:${normalizedFactValue(favorite.groups.thing)}`
+  // "Which band is Gustavo's favourite?": the thing named before the person.
+  const favoriteAfter =
+    /\b(?:which|what) (?<thing>[a-z][a-z -]{1,30}?) (?:is|are) \S+(?:'s|’s) (?:all[- ]time )?(?:favorite|favourite)\b/i.exec(
+      question,
+    )
+  const thing = favorite?.groups?.thing ?? favoriteAfter?.groups?.thing
+  const attribute = thing
+    ? `favorite:${normalizedFactValue(thing)}`
     : askedAttributes.find(({ pattern }) => pattern.test(question))?.attribute
   if (!attribute) return null
   const tokens = question.split(/[^\p{L}'’-]+/u).filter(Boolean)

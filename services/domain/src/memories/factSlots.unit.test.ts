@@ -87,6 +87,11 @@ describe('askedFactOf', () => {
     expect(askedFactOf('What does Jonas do for a living?')?.attribute).toBe('occupation')
     expect(askedFactOf('Is Oskar in a relationship now?')?.attribute).toBe('relationship')
     expect(askedFactOf("What is Kwame's favorite dish?")?.attribute).toBe('favorite:dish')
+    expect(askedFactOf("Which dish is Kwame's favourite these days?")?.attribute).toBe('favorite:dish')
+    expect(askedFactOf('Where is Jonas employed at the moment?')?.attribute).toBe('employer')
+    expect(askedFactOf("What's Lena's trade?")?.attribute).toBe('occupation')
+    expect(askedFactOf("What is Lena's role now?")?.attribute).toBe('occupation')
+    expect(askedFactOf("What is Oskar's marital status?")?.attribute).toBe('relationship')
     expect(askedFactOf('When did Lena move to Porto?')).toMatchObject({
       attribute: 'residence',
       subjects: ['lena', 'porto'],
