@@ -53,6 +53,8 @@ const rules: Rule[] = [
       `${lead}(?:lives?|living|resides?|residing|moved|relocated|settled|settled down)(?: back| over| out)? (?:in|to|into) (?:the city of )?(?<value>${properNoun})${until}`,
       'u',
     ),
+    // "moved in 3 weeks ago" says when, not where.
+    value: (match) => (/^\d/.test(match.groups?.value ?? '') ? null : (match.groups?.value ?? null)),
   },
   {
     attribute: 'residence',
@@ -92,7 +94,7 @@ const rules: Rule[] = [
   {
     attribute: 'favorite',
     pattern: new RegExp(
-      `^(?<subject>${owner}|My)(?:'s|’s)? (?:new |current |all-time |absolute )?(?:favorite|favourite) (?<thing>[a-z][a-z -]{1,30}?) (?:is|are) (?:now |currently |still |definitely )?(?<value>[^.,!;?]+?)(?: now| these days| nowadays| at the moment)?(?=[.,!;]|$)`,
+      `^(?<subject>${owner}|My)(?:'s|’s)? (?:new |current |all-time |absolute )?(?:favorite|favourite) (?<thing>[a-z][a-z -]{1,30}?) (?:is|are) (?:now |currently |still |definitely |officially )?(?<value>[^.,!;?]+?)(?: now| these days| nowadays| at the moment)?(?=[.,!;]|$)`,
       'u',
     ),
   },
@@ -123,7 +125,14 @@ function withoutReportingClause(
 }
 
 function subjectOf(stated: string, speaker: string | null): string | null {
-  const people = stated.split(/ and /).map((person) => person.trim())
+  // "We've been married…": the contraction is the verb's, not part of the subject.
+  // An interjection before it ("Ok Maëlle's favourite…") is no part of the subject either.
+  const people = stated.split(/ and /).map((person) =>
+    person
+      .trim()
+      .replace(/['’](?:ve|re|d|ll|m)$/i, '')
+      .replace(/^(?:ok|okay|so|well|honestly|yeah|lol|ugh|anyway) /i, ''),
+  )
   const speakerKey = speaker?.toLowerCase()
   const firstPerson = people.some((person) => /^(?:i|we|me|my|our)$/i.test(person))
   if (speakerKey && (firstPerson || people.some((person) => person.toLowerCase() === speakerKey)))

@@ -17,6 +17,10 @@ describe('factSlotOf', () => {
     expect(slot('Lena and her husband moved to Porto.', 'Lena')).toBeNull()
     expect(slot('We moved to Porto.', null)).toBe('self|residence=porto')
     expect(slot('Sam said: We moved to Porto.', 'Sam')).toBe('sam|residence=porto')
+    expect(slot("We've moved to Porto.", 'Sam')).toBe('sam|residence=porto')
+    expect(slot("They've moved to Porto.", 'Sam')).toBeNull()
+    expect(slot('Sam moved in 3 weeks ago and the flat is tiny.', 'Sam')).toBeNull()
+    expect(slot("Ok Sam's favourite food is officially pho now.", 'Sam')).toBe('sam|favorite:food=pho')
   })
 
   it('reads employers, occupations, relationships and favourites', () => {
