@@ -246,4 +246,20 @@ describe('a change told in other words (issue 30)', () => {
     })
     expect(then.results[0]?.id).toBe(before.memoryId)
   })
+
+  it('answers with the newest statement of the asked attribute even when it was read as stating another', async () => {
+    const userId = uniqueName('akira')
+    await remember(userId, { text: 'Akira: I work at Sony in Tokyo.', at: '2022-03-01T09:00:00.000Z' })
+    // Two facts in one statement: read as the move, it also names the new employer.
+    const moved = await remember(userId, {
+      text: 'Akira: I moved to Kyoto for work - Nintendo!',
+      at: '2023-04-01T09:00:00.000Z',
+    })
+    const now = await client.memories.search({
+      query: 'Who is Akira working for now?',
+      user_id: userId,
+      limit: 5,
+    })
+    expect(now.results[0]?.id).toBe(moved.memoryId)
+  })
 })

@@ -609,15 +609,16 @@ export function createMemorySearch(deps: {
 
   /**
    * Of the best results, those that state the asked attribute of the asked person in words the ingestion did not
-   * read as a fact ("first week at Revolut done" for "where does Tomasz work now?"): where detection was unsure, a
-   * question about what holds now still gets the newest statement of it first.
+   * read as a fact of it ("first week at Revolut done" for "where does Tomasz work now?", or "the Microsoft campus is
+   * massive", read as about a school): where detection was unsure, or a statement tells two facts and was read as the
+   * other, a question about what holds now still gets the newest statement of it first.
    */
   function readAsStating(hits: Hit[], asked: AskedFact): Hit[] {
     const attribute = asked.attribute
     if (!isMeaningAttribute(attribute)) return []
     const subjects = new Set(asked.subjects)
     return hits.slice(0, readingDepth).filter(({ memory }) => {
-      if (memory.fact || !memory.speaker) return false
+      if (memory.fact?.attribute === attribute || !memory.speaker) return false
       if (subjects.size > 0 && !subjects.has(memory.speaker.toLowerCase())) return false
       return recognizeFact(memory.content, memory.speaker, {}, { asVersionOf: attribute }) !== null
     })
