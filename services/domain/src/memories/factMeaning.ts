@@ -145,7 +145,7 @@ const leftBefore =
 
 /** Words after a name that make it a workplace rather than a place to live. */
 const workplaceAfter =
-  /^(?:['’]s)?\s+(?:office|offices|campus|hq|headquarters|canteen|cafeteria|team|teams|colleagues|people|bench|onboarding|relocation|badge|intranet|stand-?up|all-hands|sprint|launch|campaign|shift|shifts|contract|job|role|offer|salary|internship|graduate scheme|is (?:paying|sending|moving)|has (?:the best|way better) canteen|moves so fast)\b/i
+  /^(?:['’]s)?\s+(?:office|offices|campus|hq|headquarters|canteen|cafeteria|team|teams|colleagues|people|bench|onboarding|relocation|badge|intranet|stand-?up|all-hands|sprint|launch|campaign|shift|shifts|contract|job|role|offer|salary|internship|graduate scheme|pays|is (?:paying|sending|moving)|has (?:the best|way better) canteen|moves so fast)\b/i
 /** Words after a name that make it a place: its weather, transport, streets, prices, people. */
 const placeAfter =
   /^(?:['’]s)?\s+(?:heat|weather|fog|smog|wind|winters?|summers?|rain|humidity|traffic|metro|subway|trams?|buses|rent|prices|housing|life|is (?:so |soo? )?(?:clean|quiet|hot|cold|cheap|expensive|loud|beautiful|lovely|grey|gray|rainy|windy|humid)|has been home)\b/i
@@ -314,20 +314,21 @@ function residenceOf(statement: StatementView, lenient: Lenience): Found | null 
 }
 
 function employerOf(statement: StatementView, lenient: Lenience): Found | null {
-  return last(
-    nameCandidates(statement, lenient).filter((candidate) => {
-      if (candidate.kind === 'person' || candidate.kind === 'event' || candidate.kind === 'date') return false
-      const atWork = workplaceAfter.test(after(statement, candidate))
-      // The recognizer types a name after "at" as a place; only the gazetteer's places are surely no employer.
-      if (isKnownPlace(candidate.name)) return atWork
-      const worksThere =
-        atWork ||
-        /\b(?:at|for|with|joined|joining|join|by|to|@)\s+(?:the\s+)?$/i.test(before(statement, candidate))
-      // A capitalized word opening a sentence is an employer only with a workplace's words around it.
-      if (candidate.kind === 'unknown') return worksThere
-      return lenient === 'version' || candidate.kind === 'organization' || worksThere
-    }),
-  )
+  const employers = nameCandidates(statement, lenient).filter((candidate) => {
+    if (candidate.kind === 'person' || candidate.kind === 'event' || candidate.kind === 'date') return false
+    const atWork = workplaceAfter.test(after(statement, candidate))
+    // The recognizer types a name after "at" as a place; only the gazetteer's places are surely no employer.
+    if (isKnownPlace(candidate.name)) return atWork
+    const worksThere =
+      atWork ||
+      /\b(?:at|for|with|joined|joining|join|by|to|@)\s+(?:the\s+)?$/i.test(before(statement, candidate))
+    // A capitalized word opening a sentence is an employer only with a workplace's words around it.
+    if (candidate.kind === 'unknown') return worksThere
+    return lenient === 'version' || candidate.kind === 'organization' || worksThere
+  })
+  // A recognized organization before a word in capitals: "at Decathlon … on weekends FOR WORK".
+  const organizations = employers.filter((candidate) => candidate.kind === 'organization')
+  return last(organizations.length > 0 ? organizations : employers)
 }
 
 const schoolWords =
@@ -536,6 +537,9 @@ function isSomeoneElses(
   const head = clause.slice(0, valueAt)
   for (const match of head.matchAll(someoneElse)) {
     const before = head.slice(Math.max(0, match.index - 12), match.index)
+    // "Product manager at Decathlon" is a title; someone else's manager is told with a determiner ("my manager").
+    if (/^managers?$/i.test(match[0]) && !/\b(?:my|our|his|her|their|the|a|\p{L}+['’]s)\s+$/iu.test(before))
+      continue
     // "moved in with their boyfriend", "Sid and I": a companion, not the subject.
     if (
       !/\b(?:with|and|&|to|for|from|by|about)\s+(?:\w+['’]s\s+|my\s+|their\s+|our\s+|his\s+|her\s+|a\s+)?$/i.test(

@@ -64,6 +64,21 @@ describe('recognizeFact, by the kind of value and the words around it', () => {
     expect(fact('Are the trams in Oslo, with all the snow, running today?', 'Ola')).toBeNull()
   })
 
+  it('reads a job title with "manager" in it as the speaker\'s, and a workplace by what it pays', () => {
+    expect(
+      fact('Account manager at Zalando since May, Ola loves it.', 'Ola', { asVersionOf: 'employer' }),
+    ).toBe('employer=zalando')
+    expect(fact("Ola's manager joined Zalando.", 'Ola', { asVersionOf: 'employer' })).toBeNull()
+    expect(
+      fact('Account manager at Zalando and Ola gets paid to shop FOR WORK.', 'Ola', {
+        asVersionOf: 'employer',
+      }),
+    ).toBe('employer=zalando')
+    expect(
+      recognizeFact('Amazon pays way better than the last place.', 'Ola', { employer: 0.8, not: 0.1 }),
+    ).toMatchObject({ attribute: 'employer', value: 'amazon' })
+  })
+
   it('takes a model number for the value once the classifier is sure the statement is about a phone', () => {
     expect(recognizeFact('Sam upgraded to the 15 pro max.', 'Sam', { phone: 0.7, not: 0.1 })).toMatchObject({
       attribute: 'phone',
