@@ -204,6 +204,21 @@ describe('supersession in the pipeline', () => {
     expect(state()['Kwame said: Accra today (10 August 2022) is something else.']?.[1]).toBeNull()
   })
 
+  it('ends an older statement whose words show the role of a name, where the reader finds it about something else', async () => {
+    const older = () =>
+      document('Arjun: Release night at Zomato and the build is red.', '2022-08-10T09:00:00.000Z')
+    const newer = () => document('Arjun: I joined Swiggy two weeks ago.', '2023-02-27T09:00:00.000Z')
+    const aboutCars = world({ reader: { read: () => ({ employer: 0.1, car: 0.5, not: 0.2 }) } })
+    await aboutCars.ingest(older(), newer())
+    expect(aboutCars.state()['Arjun said: Release night at Zomato and the build is red.']?.[2]).toBe(
+      'Arjun joined Swiggy two weeks ago (the week of 13 February 2023).',
+    )
+    // Read as no fact at all (small talk, a meal out): left alone whatever its words.
+    const smallTalk = world({ reader: { read: () => ({ employer: 0.1, car: 0.2, not: 0.6 }) } })
+    await smallTalk.ingest(older(), newer())
+    expect(smallTalk.state()['Arjun said: Release night at Zomato and the build is red.']?.[1]).toBeNull()
+  })
+
   it('ends an older statement that names what a new one says was left, even where the reader finds it unclear', async () => {
     // The reader finds every statement about something else: only the name of what was left links the two.
     const reader = { read: () => ({ residence: 0.05, employer: 0.05, pet: 0.5, not: 0.4 }) }
@@ -227,7 +242,8 @@ describe('supersession in the pipeline', () => {
     const { ingest, state } = world({ reader })
     await ingest(
       document(
-        "Ravi: Zoho's office is so peaceful, I eat lunch on a banana leaf.",
+        // No words of a workplace around the name: only a name of what was left could make it a version.
+        'Ravi: Zoho makes such calm software, I eat lunch on a banana leaf.',
         '2023-02-14T09:00:00.000Z',
       ),
       document(

@@ -5,6 +5,7 @@ import {
   isMeaningAttribute,
   normalizedFactValue,
   readsAsAbout,
+  readsAsNoFact,
   recognizeFact,
   type AttributeSimilarities,
   validityChanges,
@@ -165,18 +166,23 @@ export function createFactSupersession(ports: FactPorts, now: () => Date) {
     })
     return candidates.flatMap((candidate) => {
       if (newIds.has(candidate.memory.id) || candidate.memory.fact) return []
-      const about =
-        meaning !== undefined &&
-        reader !== null &&
-        readsAsAbout(meaning, reader.read(candidate.memory.embedding.vector))
+      const similarities = reader?.read(candidate.memory.embedding.vector) ?? null
+      const about = meaning !== undefined && similarities !== null && readsAsAbout(meaning, similarities)
       // A name is enough; a common word ("keto", "the hobbit") only where the statement reads as about the attribute.
       const left = ended.find(
         ({ value, named }) => (named || about) && mentionsWords(candidate.memory.content, value),
       )
+      // Read as a version when the reader finds it about the attribute, or when its words show a value's role
+      // ("the hotfix at CD Projekt" once "I joined Revolut" arrives): the newer statement already names the attribute.
       const read = left
         ? { subject, attribute, value: normalizedFactValue(left.value), key: fact.key }
-        : about
-          ? recognizeFact(candidate.memory.content, speaker, {}, { asVersionOf: meaning })
+        : meaning && similarities && !readsAsNoFact(similarities)
+          ? recognizeFact(
+              candidate.memory.content,
+              speaker,
+              {},
+              { asVersionOf: meaning, evidentOnly: !about },
+            )
           : null
       if (!read || read.key !== fact.key) return []
       if (arriving.some(({ memory }) => memory.fact?.value === read.value)) return []

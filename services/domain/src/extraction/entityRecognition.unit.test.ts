@@ -24,6 +24,13 @@ describe('recognizeMentions', () => {
     expect(entitiesIn('Thanks! Wow, The colors are great. Hey, I met them on Friday in May.')).toEqual([])
   })
 
+  it('keeps a sentence adverb out of the name that follows it', () => {
+    expect(entitiesIn('Honestly Caroline is tired. Apparently Melanie knew.')).toEqual([
+      { name: 'Caroline', type: 'person' },
+      { name: 'Melanie', type: 'person' },
+    ])
+  })
+
   it('takes an unknown capitalized word at a sentence start only from the gazetteer', () => {
     expect(entitiesIn('Sweden is lovely. Biscuit is my dog.')).toEqual([{ name: 'Sweden', type: 'location' }])
     expect(entitiesIn('My dog is called Biscuit.')).toEqual([{ name: 'Biscuit', type: 'person' }])

@@ -67,9 +67,14 @@ export interface LabelledVector {
  * How much the reading of a value may take for granted: `no` — the words around a name must show its role ("at
  * Stripe", "moved to Porto"); `sure` — the attribute is known (the classifier is sure, or the clause tells news), so a
  * recognized name of the right kind is enough; `version` — an older statement is read as a version of an attribute
- * stated since, so even a capitalized word opening a sentence may be the name ("Infosys bench period is so boring").
+ * stated since, so even a capitalized word opening a sentence may be the name ("Infosys bench period is so boring");
+ * `evident` — an older statement the reader does not find about the attribute: only a name whose role the words
+ * around it show ("the hotfix at CD Projekt", "the trams in Valparaíso").
  */
-export type Lenience = 'no' | 'sure' | 'version'
+export type Lenience = 'no' | 'sure' | 'version' | 'evident'
+
+/** Whether the reading may take a name of the right kind for the value without words showing its role. */
+const presumesTopic = (lenient: Lenience) => lenient === 'sure' || lenient === 'version'
 
 /** A value and where the clause states it. */
 interface Found {
@@ -115,15 +120,15 @@ const sports = words(
   'running | jogging | cycling | biking | mountain biking | climbing | bouldering | swimming | tennis | padel | pickleball | yoga | pilates | crossfit | football | soccer | basketball | volleyball | rugby | boxing | kickboxing | judo | karate | taekwondo | jiu-jitsu | jiu jitsu | bjj | muay thai | mma | fencing | rowing | kayaking | golf | skiing | snowboarding | surfing | skateboarding | skating | ice skating | hiking | trail running | triathlon | marathons | badminton | squash | table tennis | ping pong | cricket | baseball | softball | hockey | ice hockey | netball | handball | weightlifting | powerlifting | lifting | spinning | dance | dancing | salsa | ballet | archery | sailing | diving | scuba diving | horse riding | equestrian | ultimate frisbee | frisbee | darts',
 )
 const occupations = words(
-  'engineer | developer | programmer | designer | agent | associate | controller | nurse | teacher | professor | lecturer | manager | analyst | consultant | chef | cook | barista | bartender | waiter | waitress | lawyer | attorney | solicitor | paralegal | doctor | physician | surgeon | dentist | pharmacist | vet | veterinarian | accountant | writer | author | editor | journalist | reporter | photographer | videographer | scientist | researcher | architect | pilot | driver | electrician | plumber | carpenter | mechanic | technician | therapist | counselor | counsellor | psychologist | social worker | paramedic | firefighter | police officer | officer | soldier | librarian | translator | interpreter | artist | illustrator | animator | musician | producer | director | actor | actress | marketer | recruiter | salesperson | sales rep | cashier | clerk | receptionist | assistant | secretary | administrator | coordinator | specialist | officer | executive | founder | co-founder | ceo | cto | cfo | intern | tutor | coach | trainer | instructor | lifeguard | farmer | gardener | florist | baker | butcher | tailor | hairdresser | barber | stylist | cleaner | caregiver | carer | nanny | midwife | data scientist | product manager | project manager | freelancer | contractor | entrepreneur | student | phd student | postdoc | banker | broker | economist | strategist | planner | ux designer | ui designer | devops engineer | sre | qa engineer | tester',
+  'engineer | developer | gp | general practitioner | owner | restaurant owner | shop owner | business owner | programmer | designer | agent | associate | controller | nurse | teacher | professor | lecturer | manager | analyst | consultant | chef | cook | barista | bartender | waiter | waitress | lawyer | attorney | solicitor | paralegal | doctor | physician | surgeon | dentist | pharmacist | vet | veterinarian | accountant | writer | author | editor | journalist | reporter | photographer | videographer | scientist | researcher | architect | pilot | driver | electrician | plumber | carpenter | mechanic | technician | therapist | counselor | counsellor | psychologist | social worker | paramedic | firefighter | police officer | officer | soldier | librarian | translator | interpreter | artist | illustrator | animator | musician | producer | director | actor | actress | marketer | recruiter | salesperson | sales rep | cashier | clerk | receptionist | assistant | secretary | administrator | coordinator | specialist | officer | executive | founder | co-founder | ceo | cto | cfo | intern | tutor | coach | trainer | instructor | lifeguard | farmer | gardener | florist | baker | butcher | tailor | hairdresser | barber | stylist | cleaner | caregiver | carer | nanny | midwife | data scientist | product manager | project manager | freelancer | contractor | entrepreneur | student | phd student | postdoc | banker | broker | economist | strategist | planner | ux designer | ui designer | devops engineer | sre | qa engineer | tester',
 )
 
 const placeCues =
   /\b(?:live|lives|living|lived|moved|moving|relocat\w*|settl\w*|based|home|house|flat|apartment|condo|place|lease|rent(?:ing|ed)?|landlord|neighbou?rhood|neighbou?rs|commute|unpack\w*|packed up|new city|hometown|here in|out here|we're in|they're in|is in|got here|arrived|been in|now in|(?:days|weeks|months|years) in|landed|for good|since we moved)\b/i
 const employerCues =
-  /\b(?:work(?:s|ing|ed)?|job|jobs|employer|company|firm|office|offer|hired|joined|joining|started (?:at|with)|onboarding|team|boss|manager|colleagues?|cowork\w*|salary|pays|contract|position|role|gig|quit|left|resigned|laid off|switched|new place|first (?:day|week|month)|(?:days|weeks|months) in|shift|on-call|standup|stand-up|badge|campus|canteen|relocation)\b/i
+  /\b(?:work(?:s|ing|ed)?|job|jobs|employer|company|firm|office|offer|hired|joined|joining|started (?:at|with)|onboarding|team|boss|manager|colleagues?|cowork\w*|salary|pays|contract|position|role|gig|quit|left|resigned|laid off|switched|new place|first (?:day|week|month)|(?:days|weeks|months) in|(?:days|weeks|months|years) at|shift|on-call|standup|stand-up|badge|campus|canteen|relocation)\b/i
 const occupationCues =
-  /\b(?:job|work(?:s|ing)? as|role|position|title|promoted|promotion|career|became|become|retrain\w*|qualified|certified|licensed|profession|as an?|now an?|(?:is|are|am|being)\s+(?:now\s+|officially\s+|finally\s+)?an?)\b|['’](?:re|m)\s+(?:now\s+|officially\s+|finally\s+)?an?\b/i
+  /\b(?:job|work(?:s|ing)? as|role|position|title|promoted|promotion|career|became|become|retrain\w*|qualified|certified|licensed|profession|as an?|now an?|(?:officially|finally) an?|(?:is|are|am|being)\s+(?:now\s+|officially\s+|finally\s+)?an?)\b|['’](?:re|m)\s+(?:now\s+|officially\s+|finally\s+)?an?\b/i
 const relationshipCues =
   /\b(?:married|marry|marrying|wedding|engaged|engagement|proposed|fianc[ée]e?|divorc\w*|separat\w*|single|broke up|break-?up|split up|dating|date|boyfriend|girlfriend|husband|wife|partner|spouse|relationship|seeing someone|together)\b/i
 const partnerCues =
@@ -228,6 +233,10 @@ const sportAfter =
 const ordinaryOpeningWord =
   /(?:ing|ed|ly|['’](?:ve|re|ll|d|s|t|m))$|^(?:this|that|these|those|there|here|then|also|just|still|even|only|maybe|some|every|each|any|many|much|most|more|other|such|what|when|where|which|who|why|how|being|having|getting|going|thanks|sorry|wow|yes|yeah|no|ok|okay|well|so|but|and|or|if|though|although|because|since|after|before|while|until|unless|whether|it|its|they|them|their|we|our|you|your|he|she|his|her|my|me|i)$/i
 
+/** Words that name a part of a workplace, not the workplace: "Back office", "Sales team", "Head office". */
+const departmentWord =
+  /^(?:back|front|head|main|home|box|post|branch|regional|sales|marketing|design|support|dev|engineering|product|data|legal|finance|hr|it|ops|security|whole|entire|night|day|late|early|weekend)$/i
+
 interface Candidate {
   name: string
   at: number
@@ -245,8 +254,14 @@ function nameCandidates(statement: StatementView, lenient: Lenience): Candidate[
   for (const mention of statement.mentions)
     byStart.set(mention.start, { name: mention.name, at: mention.start, kind: mention.type })
   // A capitalized word opening a sentence is a name only to a reader that already knows the topic ("Infosys bench
-  // period is so boring" once an employer is stated): otherwise "Young people's resilience" would be one.
-  for (const span of lenient === 'version' ? capitalizedSpansOf(statement.text) : []) {
+  // period is so boring" once an employer is stated), or with a workplace's words after it ("Novo Nordisk has the
+  // best canteen"): otherwise "Young people's resilience" would be one.
+  for (const span of capitalizedSpansOf(statement.text)) {
+    if (
+      lenient !== 'version' &&
+      (!workplaceAfter.test(statement.text.slice(span.end, span.end + 40)) || departmentWord.test(span.name))
+    )
+      continue
     // An ordinary word capitalized because it opens the sentence: "Exploring new places…", "They've been there…".
     if (!span.name.includes(' ') && ordinaryOpeningWord.test(span.name)) continue
     if (!byStart.has(span.start))
@@ -295,6 +310,15 @@ const pastStay =
   /\b(?:was|were|went|visited|explored|trips?|tour(?:ed)?|vacation|holiday|stayed|travel(?:l?ed|l?ing|s)?|would|could|might|sounds?|next (?:week|month|year|summer)|soon|someday)\b/i
 const settled = /\b(?:moved|relocat\w*|settl\w*|lives?|living|home|since|now)\b/i
 
+/** Words that show a place is lived in: "in" or "here in" before it, its daily life after it. */
+const livedIn = (statement: StatementView, candidate: Candidate) =>
+  /\b(?:in|to|into|here in)\s+$/i.test(before(statement, candidate)) ||
+  placeAfter.test(after(statement, candidate))
+
+/** Where a workplace is, not the speaker: "remote, but the team is in Bogotá". */
+const workplaceIn =
+  /\b(?:team|office|offices|hq|headquarters|company|colleagues|boss|client|clients)\s+(?:is|are)\s+(?:based\s+|all\s+)?in\s+$/i
+
 function residenceOf(statement: StatementView, lenient: Lenience): Found | null {
   if (pastStay.test(statement.text) && !settled.test(statement.text)) return null
   return last(
@@ -302,20 +326,32 @@ function residenceOf(statement: StatementView, lenient: Lenience): Found | null 
       (candidate) =>
         !workplaceAfter.test(after(statement, candidate)) &&
         !travelledTo.test(before(statement, candidate, 30)) &&
+        !workplaceIn.test(before(statement, candidate, 40)) &&
         // The recognizer types any name after "at" or "in" as a place; "settling in at Monzo" is a workplace.
         // A capitalized word opening a sentence is a place only with a place's words around it ("Accra heat").
-        ((candidate.kind === 'location' && isKnownPlace(candidate.name)) ||
+        ((candidate.kind === 'location' &&
+          isKnownPlace(candidate.name) &&
+          (lenient !== 'evident' || livedIn(statement, candidate))) ||
           ((candidate.kind === 'unknown' || candidate.kind === 'location') &&
-            ((lenient !== 'no' && candidate.kind === 'location') ||
+            // "At Rappi since march": a name after "at" the gazetteer does not know is a workplace or a venue.
+            ((presumesTopic(lenient) &&
+              candidate.kind === 'location' &&
+              !/\bat\s+$/i.test(before(statement, candidate))) ||
               /\b(?:in|to|into|here in)\s+$/i.test(before(statement, candidate)) ||
               placeAfter.test(after(statement, candidate))))),
     ),
   )
 }
 
+/** Words after a name that make it an event or a place visited: "Pride event", "Apple store", "Nobu restaurant". */
+const eventOrVenueAfter =
+  /^(?:['’]s)?\s+(?:[\p{L}-]+\s+)?(?:event|events|party|parade|pride|concert|festival|conference|convention|expo|show|game|match|tournament|race|marathon|restaurant|bar|pub|cafe|café|club|museum|gallery|park|hotel|store|shop|mall|stadium|arena|theatre|theater|cinema)\b/iu
+
 function employerOf(statement: StatementView, lenient: Lenience): Found | null {
   const employers = nameCandidates(statement, lenient).filter((candidate) => {
     if (candidate.kind === 'person' || candidate.kind === 'event' || candidate.kind === 'date') return false
+    // "a great time at the LGBT pride event", "dinner at the Nike store": an event or a venue, no employer.
+    if (eventOrVenueAfter.test(after(statement, candidate))) return false
     const atWork = workplaceAfter.test(after(statement, candidate))
     // The recognizer types a name after "at" as a place; only the gazetteer's places are surely no employer.
     if (isKnownPlace(candidate.name)) return atWork
@@ -324,7 +360,7 @@ function employerOf(statement: StatementView, lenient: Lenience): Found | null {
       /\b(?:at|for|with|joined|joining|join|by|to|@)\s+(?:the\s+)?$/i.test(before(statement, candidate))
     // A capitalized word opening a sentence is an employer only with a workplace's words around it.
     if (candidate.kind === 'unknown') return worksThere
-    return lenient === 'version' || candidate.kind === 'organization' || worksThere
+    return lenient === 'version' || worksThere || (lenient !== 'evident' && candidate.kind === 'organization')
   })
   // A recognized organization before a word in capitals: "at Decathlon … on weekends FOR WORK".
   const organizations = employers.filter((candidate) => candidate.kind === 'organization')
@@ -338,12 +374,14 @@ function schoolOf(statement: StatementView, lenient: Lenience): Found | null {
   const named = nameCandidates(statement, lenient).filter(
     (candidate) =>
       candidate.kind !== 'person' &&
+      // "a conference in the UK": a country or city is a school only by a school's word in its name.
       (schoolWords.test(candidate.name) ||
-        /^\p{Lu}{2,6}$/u.test(candidate.name) ||
-        (lenient !== 'no' && candidate.kind !== 'location') ||
-        /\b(?:at|to|enrolled|attending|attend|accepted into)\s+(?:the\s+)?$/i.test(
-          before(statement, candidate),
-        )),
+        (!isKnownPlace(candidate.name) &&
+          (/^\p{Lu}{2,6}$/u.test(candidate.name) ||
+            (presumesTopic(lenient) && candidate.kind !== 'location') ||
+            /\b(?:at|to|enrolled|attending|attend|accepted into)\s+(?:the\s+)?$/i.test(
+              before(statement, candidate),
+            )))),
   )
   if (named.length > 0) return last(named)
   // "settling in at edinburgh uni": a place followed by a school word.
@@ -365,7 +403,16 @@ function partnerOf(statement: StatementView, lenient: Lenience): Found | null {
       )
     )
   })
-  return last(lenient === 'version' && together.length === 0 ? people : together)
+  // Read as a version, any name may be the partner; a capitalized word the recognizer left untyped only as the
+  // subject of a verb or beside "and" ("Priya made dinner", "Priya and I"), not an adjective ("Unconditional love").
+  const named = people.filter(
+    (person) =>
+      person.kind === 'person' ||
+      /^(?:['’]s\b|\s+(?:and|&|is|are|was|were|has|have|had|will|can|could|would|does|did|made|took|got|said|came|went|bought|brought|found|gave|told|left|met|forgot|thought|taught|won|lost|wrote|drove|flew|knew|saw|ate|kept|felt|paid|sent|spent|sat|ran|\p{L}+ed|\p{L}+[^s\W]s)\b)/iu.test(
+        after(statement, person),
+      ),
+  )
+  return last(lenient === 'version' && together.length === 0 ? named : together)
 }
 
 const relationshipStatus: [RegExp, string][] = [
@@ -374,7 +421,7 @@ const relationshipStatus: [RegExp, string][] = [
     'divorced',
   ],
   [
-    /\b(?:broke up|split up|split|separated|are done|is history|ended (?:it|things)|(?:is|am|'m|'re|are) single(?: again)?|single again)\b/i,
+    /\b(?:broke up|split up|split|separated|are done|is history|ended (?:it|things)|(?:is|am|'m|'re|are) single(?: again)?|single again)\b|^single\s*(?:and|,|at|in|for|since|life)\b/i,
     'single',
   ],
   [
@@ -415,6 +462,18 @@ function statusOf(statement: StatementView): Found | null {
 
 const partnerNoun = /\b(?:boyfriend|girlfriend|husband|wife|partner|fianc[ée]e?|spouse|bf|gf|other half)\b/i
 
+/** A job title with up to three words before it ("senior data analyst", "salaried GP"). */
+const titleWords = `(?:(?:senior|junior|lead|head|chief|staff|principal|full-time|part-time|freelance|trainee|assistant|associate|registered|certified|qualified|salaried|[a-z]+-?[a-z]*)\\s+){0,3}(?:${alternation(occupations.join(' | '))})\\b`
+
+/** A clause that opens with a title and where it is held, told as news: "Financial controller at a logistics firm now". */
+function titleOpeningNews(statement: StatementView): Found | null {
+  const match = new RegExp(
+    `^(?:(?!(?:the|a|an|my|our|their|his|her|to|at|with|for|in|and|but|so|met|saw|is|was|are|were)\\b)[\\p{L}-]+\\s+){0,2}(?:${alternation(occupations.join(' | '))})(?=\\s+(?:at|with|for|in)\\b)`,
+    'iu',
+  ).exec(statement.text)
+  return match && announcesNews.test(statement.text) ? { value: match[0], at: 0 } : null
+}
+
 const readings: AttributeReading[] = [
   {
     attribute: 'residence',
@@ -428,7 +487,7 @@ const readings: AttributeReading[] = [
     cues: occupationCues,
     value: (statement) => {
       const pattern = new RegExp(
-        `\\b(?:as|an?|now|promoted to|became|become|becoming)\\s+(?:(?:senior|junior|lead|head|chief|staff|principal|full-time|part-time|freelance|trainee|assistant|associate|registered|certified|qualified|salaried|[a-z]+-?[a-z]*)\\s+){0,3}(?:${alternation(occupations.join(' | '))})\\b`,
+        `\\b(?:as|an?|now|promoted to|became|become|becoming)\\s+${titleWords}`,
         'gi',
       )
       let found: Found | null = null
@@ -439,7 +498,7 @@ const readings: AttributeReading[] = [
           .replace(/^an?\s+/i, '')
         found = { value: title, at: match.index + match[0].length - title.length }
       }
-      return found
+      return found ?? titleOpeningNews(statement)
     },
   },
   { attribute: 'relationship', cues: relationshipCues, value: statusOf, involvesOthers: true },
@@ -477,7 +536,7 @@ const readings: AttributeReading[] = [
     attribute: 'phone',
     cues: phoneCues,
     value: (statement, lenient) =>
-      lexiconValue(statement, phoneMakes, true) ?? (lenient === 'no' ? null : upgradedModel(statement)),
+      lexiconValue(statement, phoneMakes, true) ?? (presumesTopic(lenient) ? upgradedModel(statement) : null),
     namesItsKind: (statement) => capitalizedLexiconValue(statement, phoneMakes),
   },
   {
@@ -510,7 +569,7 @@ const opensAsQuestionOrRequest = new RegExp(
 )
 /** Anywhere in a clause: what was, what is visited, what ended. */
 const notCurrent =
-  /\b(?:no longer|anymore|used to|trip|holiday|vacation|visit(?:ing|ed|s)?|for (?:a|the) (?:few days|week|weekend|conference|wedding)|interview(?:ed|ing)?|turned (?:it )?down|declined)\b/i
+  /\b(?:no longer|anymore|used to|trip|holiday|vacation|visit(?:ing|ed|s)?|for (?:a|the) (?:few days|week|weekend|conference|wedding)|interview(?:ed|ing)?|final round|(?:made|gave|got|received|extended)\s+(?:\w+\s+)?(?:an?\s+)?(?:job\s+)?offer|turned (?:it )?down|declined)\b/i
 /**
  * Before the value: a negation, a modal, a wish or a plan makes it not (yet) true — "I'm not vegan", "we'd love to
  * live in Lisbon", "thinking about joining Google". After it they belong to another clause ("vegan for 3 years and
@@ -627,6 +686,12 @@ export function readsAsAbout(attribute: MeaningAttribute, similarities: Attribut
   return similarity > 0 && similarity === nearest && similarity > (similarities.not ?? 0)
 }
 
+/** Whether the classifier finds "no fact" likelier than any attribute: small talk, a meal out, a question. */
+export function readsAsNoFact(similarities: AttributeSimilarities): boolean {
+  const nearest = Math.max(...meaningAttributes.map((name) => similarities[name] ?? 0))
+  return (similarities.not ?? 0) >= nearest
+}
+
 /**
  * Attributes people have several of at once (pets, sports): a new one is no newer version of the last, so they are
  * read (a question about them gets the newest first) but never supersede.
@@ -640,6 +705,11 @@ export interface RecognitionOptions {
    * else" once "I moved to Toronto" arrived).
    */
   asVersionOf?: MeaningAttribute
+  /**
+   * With asVersionOf, when the reader does not find the statement about that attribute: only a value whose role the
+   * words around it show ("hotfix at CD Projekt", "Vodacom team building") is read, not any name of its kind.
+   */
+  evidentOnly?: boolean
 }
 
 /**
@@ -672,7 +742,10 @@ export function recognizeFact(
     const considered = forced
       ? readings
           .filter((reading) => reading.attribute === forced)
-          .map((reading) => ({ reading, lenience: 'version' as const }))
+          .map((reading) => ({
+            reading,
+            lenience: options.evidentOnly ? ('evident' as const) : ('version' as const),
+          }))
       : likelyReadings(clause, view, similarities)
     for (const { reading, lenience } of considered) {
       const found = reading.value(view, lenience)

@@ -48,6 +48,50 @@ describe('recognizeFact, by the kind of value and the words around it', () => {
     expect(fact('Sam is not a nurse anymore.', 'Sam')).toBeNull()
   })
 
+  it('reads time served at a workplace, a title opening a clause of news, and a sentence adverb as no name', () => {
+    expect(fact('Nine months at Fairmont already and I still love the night shifts.', 'Lena')).toBe(
+      'employer=fairmont',
+    )
+    // The classifier finds it likeliest a job; "now" tells it as news.
+    const opening = 'Senior accountant at a furniture chain now, and Lena works from home on fridays.'
+    expect(recognizeFact(opening, 'Lena', { occupation: 0.4, employer: 0.3 })?.value).toBe(
+      'senior accountant',
+    )
+    expect(fact('Lena is finally a GP.', 'Lena')).toBe('occupation=gp')
+    expect(fact('Lena said: Officially a paramedic with the county service.', 'Lena')).toBe(
+      'occupation=paramedic',
+    )
+    expect(fact('Basically Lena is pescatarian now.', 'Lena')).toBe('diet=pescatarian')
+    expect(fact('Back office in logistics now, no more folding jeans.', 'Lena')).toBeNull()
+    expect(
+      recognizeFact('So Deloitte flew Lena to Paris for the final round and made an offer.', 'Lena', {
+        employer: 0.7,
+      }),
+    ).toBeNull()
+    // An opening that is no title, and a title without news, state nothing.
+    expect(recognizeFact('Met the manager at Lidl now.', 'Lena', { occupation: 0.6 })).toBeNull()
+    expect(
+      recognizeFact('Engineer at heart, Lena fixes everything at home.', 'Lena', { occupation: 0.4 }),
+    ).toBeNull()
+  })
+
+  it('reads a clause that opens with "single" as the status, not a single room or parent', () => {
+    expect(fact('Single and 41, and Mira has never been happier.', 'Mira')).toBe('relationship=single')
+    expect(fact('Single parent life is hard, Mira needs a break.', 'Mira')).toBeNull()
+  })
+
+  it('reads a name after "at" as a workplace, and the place where a team sits as no residence', () => {
+    const read = (content: string) => {
+      const found = recognizeFact(content, 'Omar', { residence: 0.5, employer: 0.3 })
+      return found ? `${found.attribute}=${found.value}` : null
+    }
+    expect(read('Remote since May, the team is in Berlin.')).toBeNull()
+    // Likeliest a residence by the classifier, but a name after "at" the gazetteer does not know is no place to live.
+    expect(read('At Bolt since april and loving it.')).toBeNull()
+    expect(read('At Bolt since april and the team is great.')).toBe('employer=bolt')
+    expect(read('Remote since May, the flat is in Berlin.')).toBe('residence=berlin')
+  })
+
   it('reads a known city told of as a place of everyday life as where the speaker lives, not one seen on a trip', () => {
     expect(fact('Tallinn is so quiet in winter, Ana barely leaves the flat.', 'Ana')).toBe(
       'residence=tallinn',
@@ -107,6 +151,30 @@ describe('recognizeFact, by the kind of value and the words around it', () => {
       'employer=infosys',
     )
     expect(fact('Arjun went to Goa on holiday.', 'Arjun', { asVersionOf: 'residence' })).toBeNull()
+  })
+
+  it("reads an older statement the reader finds about something else only by words that show the value's role", () => {
+    const evident = (content: string, asVersionOf: 'residence' | 'employer') =>
+      fact(content, 'Arjun', { asVersionOf, evidentOnly: true })
+    expect(evident('Release night at Zomato and the build is red.', 'employer')).toBe('employer=zomato')
+    expect(evident('Swiggy canteen has the best dosa.', 'employer')).toBe('employer=swiggy')
+    expect(evident('The night buses in Hyderabad are always late.', 'residence')).toBe('residence=hyderabad')
+    // A name of the right kind without such words is no version: a customer's app, a city talked about.
+    expect(evident('The Zomato app is down again.', 'employer')).toBeNull()
+    expect(evident('We had a great time at the Holi colour party.', 'employer')).toBeNull()
+    expect(
+      fact('Arjun went to a robotics conference in the UK.', 'Arjun', { asVersionOf: 'school' }),
+    ).toBeNull()
+    expect(
+      fact('Arjun said: Unconditional love is so important.', 'Arjun', { asVersionOf: 'partner' }),
+    ).toBeNull()
+    expect(fact('Arjun said: Priya made dinner for us.', 'Arjun', { asVersionOf: 'partner' })).toBe(
+      'partner=priya',
+    )
+    expect(evident('Watched a documentary about Hyderabad.', 'residence')).toBeNull()
+    expect(fact('Watched a documentary about Hyderabad.', 'Arjun', { asVersionOf: 'residence' })).toBe(
+      'residence=hyderabad',
+    )
   })
 
   it('lets the embedder name the attribute when the words do not', () => {
