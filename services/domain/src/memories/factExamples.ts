@@ -3578,4 +3578,2405 @@ export const factExampleMessages: readonly FactExampleMessage[] = [
     text: "what's the best way to remove red wine from a white carpet? asking after a party lol",
     value: null,
   },
+  // A second round by another independent writer (docs/decisions.md): more of what people say without saying it.
+  {
+    attribute: 'residence',
+    text: 'Rent here in Porto went up again, 80 euros more for the same tiny flat 🙃',
+    value: 'Porto',
+  },
+  {
+    attribute: 'residence',
+    text: 'nairobi traffic this morning was insane, 2 hours just to get to the office',
+    value: 'nairobi',
+  },
+  {
+    attribute: 'residence',
+    text: 'We finally moved out of Leeds and honestly loving Bristol so far',
+    value: 'Bristol',
+  },
+  {
+    attribute: 'residence',
+    text: 'I live in Medellín, do you know any good climbing gyms?',
+    value: 'Medellín',
+  },
+  {
+    attribute: 'residence',
+    text: 'Calgary in February is pure slush, my boots are done',
+    value: 'Calgary',
+  },
+  {
+    attribute: 'residence',
+    text: 'the night buses in Glasgow are a whole experience lol, someone sang opera the entire way home',
+    value: 'Glasgow',
+  },
+  {
+    attribute: 'residence',
+    text: 'Just signed the lease for a place in Kreuzberg!! first time living alone',
+    value: 'Kreuzberg',
+  },
+  {
+    attribute: 'residence',
+    text: 'Is there any way to get a cheaper internet plan here in Pune? my provider is robbing me',
+    value: 'Pune',
+  },
+  {
+    attribute: 'residence',
+    text: 'my neighbours in Shibuya are super quiet, i never hear anything thru the walls',
+    value: 'Shibuya',
+  },
+  {
+    attribute: 'residence',
+    text: 'moved to Accra last month for good, still getting used to the heat',
+    value: 'Accra',
+  },
+  {
+    attribute: 'residence',
+    text: 'Monsoon in Mumbai again, my whole street is a river 😩',
+    value: 'Mumbai',
+  },
+  {
+    attribute: 'residence',
+    text: 'ok so the tram line near my flat in Kraków is closed till August, great',
+    value: 'Kraków',
+  },
+  {
+    attribute: 'residence',
+    text: "I'm based in Montevideo now, left Buenos Aires in march",
+    value: 'Montevideo',
+  },
+  {
+    attribute: 'residence',
+    text: 'Living in Ljubljana is so chill, everyone cycles everywhere',
+    value: 'Ljubljana',
+  },
+  {
+    attribute: 'residence',
+    text: 'hi! can you recommend weekend hikes near Chiang Mai? I live here since 2 years',
+    value: 'Chiang Mai',
+  },
+  {
+    attribute: 'residence',
+    text: 'Our building in Brooklyn has had no hot water for three days. What are my rights as a tenant?',
+    value: 'Brooklyn',
+  },
+  {
+    attribute: 'residence',
+    text: 'the air quality in Lahore today is 400+, staying indoors with the windows taped',
+    value: 'Lahore',
+  },
+  {
+    attribute: 'residence',
+    text: 'After 6 years in Toronto we relocated to Halifax, the pace is so different',
+    value: 'Halifax',
+  },
+  {
+    attribute: 'residence',
+    text: 'Council tax in Croydon just jumped again, is that even allowed?',
+    value: 'Croydon',
+  },
+  {
+    attribute: 'residence',
+    text: 'Summer in Phoenix: my steering wheel is literally too hot to touch',
+    value: 'Phoenix',
+  },
+  {
+    attribute: 'residence',
+    text: 'I recently moved to Tbilisi and need to register my address, how does that work?',
+    value: 'Tbilisi',
+  },
+  {
+    attribute: 'residence',
+    text: 'my commute from Zaandam to the office is just 20 mins by train, love it',
+    value: 'Zaandam',
+  },
+  {
+    attribute: 'residence',
+    text: 'Durban humidity all year round has my hair in a permanent frizz',
+    value: 'Durban',
+  },
+  {
+    attribute: 'residence',
+    text: 'the farmers market here in Asheville on saturdays is the best part of my week',
+    value: 'Asheville',
+  },
+  {
+    attribute: 'residence',
+    text: "We've been in Lyon for almost a year now and I still can't find decent bagels",
+    value: 'Lyon',
+  },
+  {
+    attribute: 'residence',
+    text: 'living in hanoi on a budget, is 8 million VND enough for rent in Tay Ho?',
+    value: 'hanoi',
+  },
+  {
+    attribute: 'residence',
+    text: 'snowed in again here in Tromsø, polar night is rough this year',
+    value: 'Tromsø',
+  },
+  {
+    attribute: 'residence',
+    text: 'Just got my Lisbon residence card renewed 🎉 another 2 years in this city',
+    value: 'Lisbon',
+  },
+  {
+    attribute: 'residence',
+    text: 'the power cuts in Lagos this week are driving me crazy, everything in my freezer is ruined',
+    value: 'Lagos',
+  },
+  {
+    attribute: 'residence',
+    text: 'swapped the suburbs for downtown Guadalajara and I can walk to everything now',
+    value: 'Guadalajara',
+  },
+  {
+    attribute: 'employer',
+    text: 'the canteen at Siemens ran out of schnitzel before 12 again',
+    value: 'Siemens',
+  },
+  {
+    attribute: 'employer',
+    text: 'Shopify is finally paying for my AWS certification!',
+    value: 'Shopify',
+  },
+  {
+    attribute: 'employer',
+    text: "deploy freeze at Zalando this week so I'm just writing docs",
+    value: 'Zalando',
+  },
+  {
+    attribute: 'employer',
+    text: '5 years at Infosys today 🎂',
+    value: 'Infosys',
+  },
+  {
+    attribute: 'employer',
+    text: 'I work at a small bakery called Pão Quente in Recife, any tips for asking for a raise?',
+    value: 'Pão Quente',
+  },
+  {
+    attribute: 'employer',
+    text: 'left Deloitte, now at a tiny fintech called Paystack. scary but exciting',
+    value: 'Paystack',
+  },
+  {
+    attribute: 'employer',
+    text: 'our team at Spotify got reorganized again, third time this year',
+    value: 'Spotify',
+  },
+  {
+    attribute: 'employer',
+    text: 'Just started at Novo Nordisk, the onboarding is like 3 weeks long',
+    value: 'Novo Nordisk',
+  },
+  {
+    attribute: 'employer',
+    text: 'Ugh, mandatory all-hands at Tesco head office on Friday afternoon',
+    value: 'Tesco',
+  },
+  {
+    attribute: 'employer',
+    text: "i'm a cashier at Walmart and my manager keeps changing my shifts last minute, is that legal?",
+    value: 'Walmart',
+  },
+  {
+    attribute: 'employer',
+    text: 'Grab gave us free lunch today because the app hit some milestone lol',
+    value: 'Grab',
+  },
+  {
+    attribute: 'employer',
+    text: 'Today is my last day at Accenture! starting at Thoughtworks on monday',
+    value: 'Thoughtworks',
+  },
+  {
+    attribute: 'employer',
+    text: 'The new badge system at Airbus keeps locking me out of my own building',
+    value: 'Airbus',
+  },
+  {
+    attribute: 'employer',
+    text: 'My boss at Rakuten wants the report in Japanese AND English by tomorrow 😭',
+    value: 'Rakuten',
+  },
+  {
+    attribute: 'employer',
+    text: 'Got my first paycheck from Mercado Libre, feels unreal',
+    value: 'Mercado Libre',
+  },
+  {
+    attribute: 'employer',
+    text: "we're migrating everything to kubernetes at Ocado and it's chaos",
+    value: 'Ocado',
+  },
+  {
+    attribute: 'employer',
+    text: "I've been with the NHS for 12 years now and the paperwork only gets worse",
+    value: 'NHS',
+  },
+  {
+    attribute: 'employer',
+    text: 'Safaricom staff christmas party is on the 15th, what should I wear?',
+    value: 'Safaricom',
+  },
+  {
+    attribute: 'employer',
+    text: 'Company laptops at Atlassian are getting upgraded finally, bye bye 2019 macbook',
+    value: 'Atlassian',
+  },
+  {
+    attribute: 'employer',
+    text: 'Still at Bosch, still waiting for that promotion they promised',
+    value: 'Bosch',
+  },
+  {
+    attribute: 'employer',
+    text: 'how do I explain to HR at Unilever that I need flexible hours for my kid?',
+    value: 'Unilever',
+  },
+  {
+    attribute: 'employer',
+    text: 'joined Canva as a designer last month, the office slide is real',
+    value: 'Canva',
+  },
+  {
+    attribute: 'employer',
+    text: "Volvo Cars gives us 6 weeks vacation and i still can't manage to take it all",
+    value: 'Volvo Cars',
+  },
+  {
+    attribute: 'employer',
+    text: 'our quarterly targets at Jollibee regional office are brutal this year',
+    value: 'Jollibee',
+  },
+  {
+    attribute: 'employer',
+    text: 'I quit Amazon. Starting at a 20-person startup called Loomly next week',
+    value: 'Loomly',
+  },
+  {
+    attribute: 'employer',
+    text: 'parking at the Nestlé campus is a nightmare since they closed lot B',
+    value: 'Nestlé',
+  },
+  {
+    attribute: 'employer',
+    text: 'My team at Flipkart is hiring, should I refer my college friend?',
+    value: 'Flipkart',
+  },
+  {
+    attribute: 'employer',
+    text: '10 years at Maersk and they gave me... a pen. lol',
+    value: 'Maersk',
+  },
+  {
+    attribute: 'employer',
+    text: 'i work for the city of Edmonton in the parks department, snow season is busy',
+    value: 'city of Edmonton',
+  },
+  {
+    attribute: 'employer',
+    text: 'Interviewing candidates at Revolut all day as part of the hiring panel, my brain is fried',
+    value: 'Revolut',
+  },
+  {
+    attribute: 'occupation',
+    text: "I'm a nurse now! passed my boards last week",
+    value: 'nurse',
+  },
+  {
+    attribute: 'occupation',
+    text: 'Third night shift this week as an ER nurse, how do I fix my sleep?',
+    value: 'ER nurse',
+  },
+  {
+    attribute: 'occupation',
+    text: 'graded 120 essays this weekend, being a high school teacher is not for the weak',
+    value: 'high school teacher',
+  },
+  {
+    attribute: 'occupation',
+    text: "As a freelance translator I never know how much I'll earn next month",
+    value: 'freelance translator',
+  },
+  {
+    attribute: 'occupation',
+    text: 'finally got promoted to senior software engineer 🎉',
+    value: 'senior software engineer',
+  },
+  {
+    attribute: 'occupation',
+    text: "I'm a truck driver, long haul, mostly Texas to Ohio. best podcasts for long drives?",
+    value: 'truck driver',
+  },
+  {
+    attribute: 'occupation',
+    text: 'switched careers from accountant to UX designer at 34, no regrets',
+    value: 'UX designer',
+  },
+  {
+    attribute: 'occupation',
+    text: 'Three root canals before lunch. Dentist life 🦷',
+    value: 'Dentist',
+  },
+  {
+    attribute: 'occupation',
+    text: "my patients keep asking me for diet advice but I'm a physiotherapist not a dietitian lol",
+    value: 'physiotherapist',
+  },
+  {
+    attribute: 'occupation',
+    text: "Being a wedding photographer means I haven't had a free Saturday since May",
+    value: 'wedding photographer',
+  },
+  {
+    attribute: 'occupation',
+    text: 'I work as an electrician, mostly residential jobs',
+    value: 'electrician',
+  },
+  {
+    attribute: 'occupation',
+    text: "Quit my job as a barista, now I'm a junior data analyst!",
+    value: 'junior data analyst',
+  },
+  {
+    attribute: 'occupation',
+    text: 'the kitchen was slammed tonight, 240 covers. sous chef life',
+    value: 'sous chef',
+  },
+  {
+    attribute: 'occupation',
+    text: "as a pharmacist I'm tired of people asking for antibiotics for a cold",
+    value: 'pharmacist',
+  },
+  {
+    attribute: 'occupation',
+    text: "can you help me write a lesson plan on fractions? I'm a 3rd grade teacher",
+    value: '3rd grade teacher',
+  },
+  {
+    attribute: 'occupation',
+    text: 'Started my first week as a paralegal, so much filing',
+    value: 'paralegal',
+  },
+  {
+    attribute: 'occupation',
+    text: "i'm a civil engineer, working on bridges mostly. what's a good laptop for AutoCAD?",
+    value: 'civil engineer',
+  },
+  {
+    attribute: 'occupation',
+    text: 'Ten years as a firefighter and I still get nervous on the way to a call',
+    value: 'firefighter',
+  },
+  {
+    attribute: 'occupation',
+    text: 'Cut 14 heads today, my feet are killing me. barber life',
+    value: 'barber',
+  },
+  {
+    attribute: 'occupation',
+    text: "I'm a product manager and my calendar is 90% meetings",
+    value: 'product manager',
+  },
+  {
+    attribute: 'occupation',
+    text: 'left nursing, now working as a real estate agent. the hours are just as crazy',
+    value: 'real estate agent',
+  },
+  {
+    attribute: 'occupation',
+    text: 'any tips for a new flight attendant? first long haul rotation next week',
+    value: 'flight attendant',
+  },
+  {
+    attribute: 'occupation',
+    text: "Being a vet means I cry at work more than I'd like to admit",
+    value: 'vet',
+  },
+  {
+    attribute: 'occupation',
+    text: "I'm a plumber, 20 years in the trade, and people still try to haggle",
+    value: 'plumber',
+  },
+  {
+    attribute: 'occupation',
+    text: 'my job as a social worker is emotionally heavy, how do people cope?',
+    value: 'social worker',
+  },
+  {
+    attribute: 'occupation',
+    text: "I'm a marine biologist, mostly fieldwork on coral reefs, so sunscreen is my biggest expense",
+    value: 'marine biologist',
+  },
+  {
+    attribute: 'occupation',
+    text: "Moved from sales into HR, I'm an HR business partner now",
+    value: 'HR business partner',
+  },
+  {
+    attribute: 'occupation',
+    text: 'Got hired as a bus driver for the city, training starts Monday',
+    value: 'bus driver',
+  },
+  {
+    attribute: 'occupation',
+    text: 'As a self-employed carpenter, do I need to charge VAT?',
+    value: 'carpenter',
+  },
+  {
+    attribute: 'occupation',
+    text: "I'm the head chef at a small tapas bar, menu change this week",
+    value: 'head chef',
+  },
+  {
+    attribute: 'relationship',
+    text: 'We got engaged last night!!! 💍',
+    value: 'engaged',
+  },
+  {
+    attribute: 'relationship',
+    text: 'Just finalized my divorce. weird mix of relief and sadness',
+    value: 'divorce',
+  },
+  {
+    attribute: 'relationship',
+    text: 'single again after 4 years, how do I even start with dating apps',
+    value: 'single',
+  },
+  {
+    attribute: 'relationship',
+    text: "Married for 10 years today ❤️ what's a good anniversary gift?",
+    value: 'Married',
+  },
+  {
+    attribute: 'relationship',
+    text: 'my girlfriend and I have been together 8 months, is it too early to move in?',
+    value: 'girlfriend',
+  },
+  {
+    attribute: 'relationship',
+    text: "i'm newly single and the apartment feels so quiet",
+    value: 'newly single',
+  },
+  {
+    attribute: 'relationship',
+    text: "We tied the knot in June, still getting used to saying 'my husband'",
+    value: 'tied the knot',
+  },
+  {
+    attribute: 'relationship',
+    text: 'Been happily single for two years, not looking for anything',
+    value: 'single',
+  },
+  {
+    attribute: 'relationship',
+    text: 'my fiancé wants a big wedding and I want to elope, help',
+    value: 'fiancé',
+  },
+  {
+    attribute: 'relationship',
+    text: "separated from my wife in march, we're still sharing the house for now",
+    value: 'separated',
+  },
+  {
+    attribute: 'relationship',
+    text: "Started seeing someone new, it's only been 3 dates but I really like her",
+    value: 'seeing someone new',
+  },
+  {
+    attribute: 'relationship',
+    text: 'As a widower, the holidays are hard. any ideas for keeping busy?',
+    value: 'widower',
+  },
+  {
+    attribute: 'relationship',
+    text: "we broke up last week. I'm single now and honestly ok with it",
+    value: 'single',
+  },
+  {
+    attribute: 'relationship',
+    text: 'im married with two kids, how can i find time to exercise',
+    value: 'married',
+  },
+  {
+    attribute: 'relationship',
+    text: "Does anyone else find wedding planning stressful? We're getting married in 3 months",
+    value: 'getting married',
+  },
+  {
+    attribute: 'relationship',
+    text: 'my boyfriend keeps forgetting our plans, how do I bring it up without a fight?',
+    value: 'boyfriend',
+  },
+  {
+    attribute: 'relationship',
+    text: 'Officially in a relationship 😊 we even made it facebook official lol',
+    value: 'in a relationship',
+  },
+  {
+    attribute: 'relationship',
+    text: "Just got divorced and need to change my last name back, what's the process in Ontario?",
+    value: 'divorced',
+  },
+  {
+    attribute: 'relationship',
+    text: 'Newlyweds here! any budgeting tips for couples?',
+    value: 'Newlyweds',
+  },
+  {
+    attribute: 'relationship',
+    text: 'she said yes!!! engaged at the top of Table Mountain',
+    value: 'engaged',
+  },
+  {
+    attribute: 'relationship',
+    text: "im in a long distance relationship, she's in Manila and im in Dubai. how to keep it alive?",
+    value: 'long distance relationship',
+  },
+  {
+    attribute: 'relationship',
+    text: "We've been dating since January and I still get butterflies",
+    value: 'dating',
+  },
+  {
+    attribute: 'relationship',
+    text: 'my husband snores like a tractor, any solutions?',
+    value: 'husband',
+  },
+  {
+    attribute: 'relationship',
+    text: 'divorced dad of 2 here, how do I handle christmas schedules?',
+    value: 'divorced',
+  },
+  {
+    attribute: 'relationship',
+    text: "after 15 years of marriage we're splitting up. I don't know where to start",
+    value: 'splitting up',
+  },
+  {
+    attribute: 'relationship',
+    text: "I'm in a polyamorous relationship and my family doesn't get it",
+    value: 'polyamorous relationship',
+  },
+  {
+    attribute: 'relationship',
+    text: 'Proposed to my partner on Saturday and he said yes 🥹',
+    value: 'Proposed',
+  },
+  {
+    attribute: 'relationship',
+    text: 'been single for a while and finally feel ready to date again',
+    value: 'single',
+  },
+  {
+    attribute: 'relationship',
+    text: 'my wife and I just celebrated our first anniversary',
+    value: 'wife',
+  },
+  {
+    attribute: 'relationship',
+    text: "Engaged since Christmas but we haven't picked a date yet",
+    value: 'Engaged',
+  },
+  {
+    attribute: 'partner',
+    text: 'Anika and I are celebrating 3 years together tonight, where should we go?',
+    value: 'Anika',
+  },
+  {
+    attribute: 'partner',
+    text: 'my boyfriend Tomás cooked dinner for my parents and they loved him',
+    value: 'Tomás',
+  },
+  {
+    attribute: 'partner',
+    text: 'My wife Priya finally convinced me to try yoga',
+    value: 'Priya',
+  },
+  {
+    attribute: 'partner',
+    text: 'Kwame keeps leaving his socks everywhere. 6 years married and still 🙄',
+    value: 'Kwame',
+  },
+  {
+    attribute: 'partner',
+    text: 'moving in with my gf Lena next month!! first place together',
+    value: 'Lena',
+  },
+  {
+    attribute: 'partner',
+    text: 'me and my husband Haruto are going to IKEA this weekend, pray for us',
+    value: 'Haruto',
+  },
+  {
+    attribute: 'partner',
+    text: 'My husband Dmitri wants a dog, I want a cat, help us decide',
+    value: 'Dmitri',
+  },
+  {
+    attribute: 'partner',
+    text: "gf's name is Chiara and her birthday is next week, gift ideas under 50€?",
+    value: 'Chiara',
+  },
+  {
+    attribute: 'partner',
+    text: "Just started dating a guy named Olu, he's so sweet",
+    value: 'Olu',
+  },
+  {
+    attribute: 'partner',
+    text: "Sofia and I broke up, I'm now seeing someone called Marta",
+    value: 'Marta',
+  },
+  {
+    attribute: 'partner',
+    text: 'my partner Sam works nights so we barely see each other',
+    value: 'Sam',
+  },
+  {
+    attribute: 'partner',
+    text: "Aarav proposed!!! I can't stop looking at the ring",
+    value: 'Aarav',
+  },
+  {
+    attribute: 'partner',
+    text: 'Date night with my wife Camille tomorrow, first one since the baby',
+    value: 'Camille',
+  },
+  {
+    attribute: 'partner',
+    text: 'My fiancée Yuki wants a winter wedding in Hokkaido',
+    value: 'Yuki',
+  },
+  {
+    attribute: 'partner',
+    text: "how do I tell my bf Jonas that his mom's cooking is too salty lol",
+    value: 'Jonas',
+  },
+  {
+    attribute: 'partner',
+    text: 'Mateo and I have been married for 12 years and he still surprises me',
+    value: 'Mateo',
+  },
+  {
+    attribute: 'partner',
+    text: 'hubby (Rashid) just got a promotion, want to plan a surprise',
+    value: 'Rashid',
+  },
+  {
+    attribute: 'partner',
+    text: 'my girlfriend Ines is moving in with me next month and I need to clear half the closet 😅',
+    value: 'Ines',
+  },
+  {
+    attribute: 'partner',
+    text: "I'm dating Ezra now, we met at a book club",
+    value: 'Ezra',
+  },
+  {
+    attribute: 'partner',
+    text: 'My wife, Ngozi, is pregnant with our second!',
+    value: 'Ngozi',
+  },
+  {
+    attribute: 'partner',
+    text: 'me and my boyfriend Liam just adopted a cat together',
+    value: 'Liam',
+  },
+  {
+    attribute: 'partner',
+    text: 'anniversary with Svetlana on friday, 5 years. restaurant ideas in Riga?',
+    value: 'Svetlana',
+  },
+  {
+    attribute: 'partner',
+    text: 'my husband Carlos refuses to ask for directions, classic',
+    value: 'Carlos',
+  },
+  {
+    attribute: 'partner',
+    text: 'Split with Ben in the spring, now happily with Noor',
+    value: 'Noor',
+  },
+  {
+    attribute: 'partner',
+    text: "Ji-woo's parents are visiting us for the first time since our wedding",
+    value: 'Ji-woo',
+  },
+  {
+    attribute: 'partner',
+    text: "mi novia Valentina says hi lol, she's reading over my shoulder",
+    value: 'Valentina',
+  },
+  {
+    attribute: 'partner',
+    text: 'my girlfriend Freya and I are going to try a couples pottery class',
+    value: 'Freya',
+  },
+  {
+    attribute: 'partner',
+    text: 'my partner Alex just got back from deployment 🥹',
+    value: 'Alex',
+  },
+  {
+    attribute: 'partner',
+    text: 'Kenji keeps stealing the blanket. 2 years of marriage and no progress',
+    value: 'Kenji',
+  },
+  {
+    attribute: 'partner',
+    text: "I've been with Thandiwe for 4 years and I want to propose, ring ideas?",
+    value: 'Thandiwe',
+  },
+  {
+    attribute: 'pet',
+    text: 'my cat knocked my coffee off the desk during a zoom call 😂',
+    value: 'cat',
+  },
+  {
+    attribute: 'pet',
+    text: 'Biscuit (my corgi) ate a whole sock, should I go to the vet?',
+    value: 'corgi',
+  },
+  {
+    attribute: 'pet',
+    text: 'we adopted a rescue greyhound named Pepper last weekend!',
+    value: 'greyhound',
+  },
+  {
+    attribute: 'pet',
+    text: "my parrot learned to say 'olá' and now says it to everyone",
+    value: 'parrot',
+  },
+  {
+    attribute: 'pet',
+    text: "how often should I clean my hamster's cage?",
+    value: 'hamster',
+  },
+  {
+    attribute: 'pet',
+    text: 'The puppy chewed through the charger cable AGAIN',
+    value: 'puppy',
+  },
+  {
+    attribute: 'pet',
+    text: "Our bearded dragon hasn't eaten in 3 days, is that normal in winter?",
+    value: 'bearded dragon',
+  },
+  {
+    attribute: 'pet',
+    text: 'walked Luna for an hour in the rain and she still wanted more 🐕',
+    value: 'Luna',
+  },
+  {
+    attribute: 'pet',
+    text: 'my two guinea pigs are squeaking at 6am every day lol',
+    value: 'guinea pigs',
+  },
+  {
+    attribute: 'pet',
+    text: "got a kitten!!! she's tiny and orange and her name is Mango",
+    value: 'kitten',
+  },
+  {
+    attribute: 'pet',
+    text: 'Rehomed our rabbit because of my allergies 😢 now we just have the goldfish',
+    value: 'goldfish',
+  },
+  {
+    attribute: 'pet',
+    text: 'My golden retriever thinks every delivery guy is his best friend',
+    value: 'golden retriever',
+  },
+  {
+    attribute: 'pet',
+    text: 'is it ok to give my dog peanut butter?',
+    value: 'dog',
+  },
+  {
+    attribute: 'pet',
+    text: 'Mochi the shiba refuses to walk in the rain, total diva',
+    value: 'shiba',
+  },
+  {
+    attribute: 'pet',
+    text: 'the tortoise escaped the garden again, found him at the neighbours',
+    value: 'tortoise',
+  },
+  {
+    attribute: 'pet',
+    text: 'my leopard gecko shed her skin today, all in one piece!',
+    value: 'leopard gecko',
+  },
+  {
+    attribute: 'pet',
+    text: 'i have 3 cats and they all hate the new sofa. any scratch deterrent tips?',
+    value: 'cats',
+  },
+  {
+    attribute: 'pet',
+    text: "our labrador is turning 12, he's slowing down a lot",
+    value: 'labrador',
+  },
+  {
+    attribute: 'pet',
+    text: "Need a name for our new ferret, he's very chaotic",
+    value: 'ferret',
+  },
+  {
+    attribute: 'pet',
+    text: 'my budgie Kiwi sits on my shoulder while I work',
+    value: 'budgie',
+  },
+  {
+    attribute: 'pet',
+    text: 'the axolotl tank needs a chiller for summer, which one is good?',
+    value: 'axolotl',
+  },
+  {
+    attribute: 'pet',
+    text: "Simba (persian cat) needs grooming every week, it's a lot",
+    value: 'persian cat',
+  },
+  {
+    attribute: 'pet',
+    text: 'vet bill for the husky was 600 euros 😭',
+    value: 'husky',
+  },
+  {
+    attribute: 'pet',
+    text: 'mi perro Toby is afraid of fireworks, what can I do for new year?',
+    value: 'Toby',
+  },
+  {
+    attribute: 'pet',
+    text: "I foster kittens but the one I'm keeping is a black one called Salem",
+    value: 'Salem',
+  },
+  {
+    attribute: 'pet',
+    text: 'our chickens finally started laying! 4 eggs today',
+    value: 'chickens',
+  },
+  {
+    attribute: 'pet',
+    text: 'my cockatiel screams whenever I leave the room',
+    value: 'cockatiel',
+  },
+  {
+    attribute: 'pet',
+    text: 'Took the beagle to puppy class, he was the worst student 😂',
+    value: 'beagle',
+  },
+  {
+    attribute: 'pet',
+    text: 'dachshund stairs: worth it? mine keeps jumping off the bed',
+    value: 'dachshund',
+  },
+  {
+    attribute: 'pet',
+    text: 'We got a second cat so Oreo would have company',
+    value: 'cat',
+  },
+  {
+    attribute: 'school',
+    text: 'exam season at UCL is killing me',
+    value: 'UCL',
+  },
+  {
+    attribute: 'school',
+    text: 'just got my student ID for Universidad de los Andes 🎓',
+    value: 'Universidad de los Andes',
+  },
+  {
+    attribute: 'school',
+    text: 'the library at McGill is packed at 9am, where do people even study',
+    value: 'McGill',
+  },
+  {
+    attribute: 'school',
+    text: "I'm doing my masters at TU Delft, any tips for the thesis?",
+    value: 'TU Delft',
+  },
+  {
+    attribute: 'school',
+    text: 'Second year at Makerere and the hostel wifi is still trash',
+    value: 'Makerere',
+  },
+  {
+    attribute: 'school',
+    text: 'transferred from community college to UC Berkeley this fall!',
+    value: 'UC Berkeley',
+  },
+  {
+    attribute: 'school',
+    text: 'my dorm at NUS has a 24h study room, lifesaver',
+    value: 'NUS',
+  },
+  {
+    attribute: 'school',
+    text: 'Sciences Po group project partners ghosted me again',
+    value: 'Sciences Po',
+  },
+  {
+    attribute: 'school',
+    text: 'IIT Bombay placements start next week for our batch, so nervous',
+    value: 'IIT Bombay',
+  },
+  {
+    attribute: 'school',
+    text: 'im a freshman at Ohio State and the campus is huge',
+    value: 'Ohio State',
+  },
+  {
+    attribute: 'school',
+    text: 'how do I appeal my grade at University of Melbourne? the marking was unfair',
+    value: 'University of Melbourne',
+  },
+  {
+    attribute: 'school',
+    text: 'Dropped out of law at Coimbra, now studying design at ESAD',
+    value: 'ESAD',
+  },
+  {
+    attribute: 'school',
+    text: 'The dining hall at Vassar has vegan ramen now lol',
+    value: 'Vassar',
+  },
+  {
+    attribute: 'school',
+    text: 'night classes at Humber College after work are tiring but worth it',
+    value: 'Humber College',
+  },
+  {
+    attribute: 'school',
+    text: 'Seoul National Uni midterms next week, wish me luck',
+    value: 'Seoul National Uni',
+  },
+  {
+    attribute: 'school',
+    text: 'I study nursing at Wits, the clinical rotations are intense',
+    value: 'Wits',
+  },
+  {
+    attribute: 'school',
+    text: 'our professor at ETH Zurich posted the exam solutions with mistakes 😤',
+    value: 'ETH Zurich',
+  },
+  {
+    attribute: 'school',
+    text: 'just enrolled at the Open University part-time, doing psychology',
+    value: 'Open University',
+  },
+  {
+    attribute: 'school',
+    text: 'the Tec de Monterrey campus shuttle was late again, missed my 7am',
+    value: 'Tec de Monterrey',
+  },
+  {
+    attribute: 'school',
+    text: 'my senior year at Lincoln High is almost over!!',
+    value: 'Lincoln High',
+  },
+  {
+    attribute: 'school',
+    text: 'Does Heidelberg uni have good sports clubs? I just started there',
+    value: 'Heidelberg uni',
+  },
+  {
+    attribute: 'school',
+    text: "I'm a 2nd year PhD student at KAIST",
+    value: 'KAIST',
+  },
+  {
+    attribute: 'school',
+    text: 'Politecnico di Milano studio deadlines = no sleep for a week',
+    value: 'Politecnico di Milano',
+  },
+  {
+    attribute: 'school',
+    text: 'started a coding bootcamp at Le Wagon, week 3 and my brain hurts',
+    value: 'Le Wagon',
+  },
+  {
+    attribute: 'school',
+    text: 'the wifi at Ateneo keeps dropping during our online quizzes',
+    value: 'Ateneo',
+  },
+  {
+    attribute: 'school',
+    text: 'Got a scholarship to keep studying at Trinity College Dublin 🥳',
+    value: 'Trinity College Dublin',
+  },
+  {
+    attribute: 'school',
+    text: 'moved from University of Lagos to Covenant University for my final year',
+    value: 'Covenant University',
+  },
+  {
+    attribute: 'school',
+    text: "i'm at Georgia Tech for CS, which electives are easiest?",
+    value: 'Georgia Tech',
+  },
+  {
+    attribute: 'school',
+    text: "My tutor at Oxford said my essay was 'adequate' and I'm devastated",
+    value: 'Oxford',
+  },
+  {
+    attribute: 'school',
+    text: "Day one at Berklee! everyone here is so talented it's scary",
+    value: 'Berklee',
+  },
+  {
+    attribute: 'car',
+    text: "my Corolla's check engine light came on this morning, should I worry?",
+    value: 'Corolla',
+  },
+  {
+    attribute: 'car',
+    text: 'swapped the old Civic for a Model 3, charging is a whole new world',
+    value: 'Model 3',
+  },
+  {
+    attribute: 'car',
+    text: 'the Golf needs new tires before winter, which brand is good?',
+    value: 'Golf',
+  },
+  {
+    attribute: 'car',
+    text: 'just hit 300k km on my Hilux and it still runs perfectly',
+    value: 'Hilux',
+  },
+  {
+    attribute: 'car',
+    text: 'I drive a Kia Picanto, can it handle a road trip to the coast?',
+    value: 'Kia Picanto',
+  },
+  {
+    attribute: 'car',
+    text: 'The rear wiper on my Outback died, is it an easy fix?',
+    value: 'Outback',
+  },
+  {
+    attribute: 'car',
+    text: 'Bought a used Mazda CX-5 yesterday!!',
+    value: 'Mazda CX-5',
+  },
+  {
+    attribute: 'car',
+    text: "my old Beetle won't start when it's cold, typical",
+    value: 'Beetle',
+  },
+  {
+    attribute: 'car',
+    text: 'F-150 gas bills are killing me this month',
+    value: 'F-150',
+  },
+  {
+    attribute: 'car',
+    text: 'how do I reset the service light on a 2016 Qashqai? mine keeps blinking',
+    value: 'Qashqai',
+  },
+  {
+    attribute: 'car',
+    text: 'sold the Fiesta, now driving a Renault Zoe around town',
+    value: 'Renault Zoe',
+  },
+  {
+    attribute: 'car',
+    text: "The Swift's AC finally gave up, in the middle of Chennai summer",
+    value: 'Swift',
+  },
+  {
+    attribute: 'car',
+    text: 'I love my little Fiat 500 but parking it is the only easy part',
+    value: 'Fiat 500',
+  },
+  {
+    attribute: 'car',
+    text: 'my Jeep Wrangler roof leaks when it rains, is that just a Jeep thing?',
+    value: 'Jeep Wrangler',
+  },
+  {
+    attribute: 'car',
+    text: 'my Prius gets 4.2 L/100km, love it',
+    value: 'Prius',
+  },
+  {
+    attribute: 'car',
+    text: 'Ioniq 5 firmware update bricked my infotainment screen lol',
+    value: 'Ioniq 5',
+  },
+  {
+    attribute: 'car',
+    text: "my dad gave me his old Passat, it's my first car",
+    value: 'Passat',
+  },
+  {
+    attribute: 'car',
+    text: 'drove my BYD Atto 3 to work every day this month, electricity is cheap here',
+    value: 'BYD Atto 3',
+  },
+  {
+    attribute: 'car',
+    text: 'Anyone know a good mechanic for Peugeot 208s? mine is making a weird clicking sound',
+    value: 'Peugeot 208',
+  },
+  {
+    attribute: 'car',
+    text: "Detailed the Miata this weekend, she's shining ☀️",
+    value: 'Miata',
+  },
+  {
+    attribute: 'car',
+    text: 'Need new brake pads for my Tata Nexon, how much should that cost?',
+    value: 'Tata Nexon',
+  },
+  {
+    attribute: 'car',
+    text: 'I finally traded my Camry for a Lexus RX',
+    value: 'Lexus RX',
+  },
+  {
+    attribute: 'car',
+    text: 'the Duster handles these dirt roads to my village way better than I expected',
+    value: 'Duster',
+  },
+  {
+    attribute: 'car',
+    text: 'my Skoda Octavia estate fits a whole drum kit, so glad I got it',
+    value: 'Skoda Octavia',
+  },
+  {
+    attribute: 'car',
+    text: 'CR-V battery died again, third time this year',
+    value: 'CR-V',
+  },
+  {
+    attribute: 'car',
+    text: 'I drive a Volvo XC60 and the seat heating just stopped working',
+    value: 'Volvo XC60',
+  },
+  {
+    attribute: 'car',
+    text: 'Got rear-ended in my Mini Cooper, insurance is being slow',
+    value: 'Mini Cooper',
+  },
+  {
+    attribute: 'car',
+    text: 'my Proton Saga is 10 years old and still going strong',
+    value: 'Proton Saga',
+  },
+  {
+    attribute: 'car',
+    text: 'is it worth putting winter tyres on my Polo? the roads up here get icy',
+    value: 'Polo',
+  },
+  {
+    attribute: 'car',
+    text: "leased a BMW i4 last month and I'm already hooked on EVs",
+    value: 'BMW i4',
+  },
+  {
+    attribute: 'diet',
+    text: "3 months vegan and I don't miss cheese as much as I thought",
+    value: 'vegan',
+  },
+  {
+    attribute: 'diet',
+    text: 'keto week 2, the headaches are finally gone',
+    value: 'keto',
+  },
+  {
+    attribute: 'diet',
+    text: "I'm pescatarian, can you suggest some high protein dinners?",
+    value: 'pescatarian',
+  },
+  {
+    attribute: 'diet',
+    text: 'gave up meat in January, vegetarian since then and feeling great',
+    value: 'vegetarian',
+  },
+  {
+    attribute: 'diet',
+    text: 'doing intermittent fasting 16:8, skipped breakfast for a month now',
+    value: 'intermittent fasting',
+  },
+  {
+    attribute: 'diet',
+    text: 'being gluten-free at a work dinner is so awkward, the waiter looked at me like I was crazy',
+    value: 'gluten-free',
+  },
+  {
+    attribute: 'diet',
+    text: 'switched from keto to a Mediterranean diet because I missed bread',
+    value: 'Mediterranean diet',
+  },
+  {
+    attribute: 'diet',
+    text: 'any snacks for long car rides since I went paleo?',
+    value: 'paleo',
+  },
+  {
+    attribute: 'diet',
+    text: 'plant-based for a year now, my cholesterol dropped a lot',
+    value: 'plant-based',
+  },
+  {
+    attribute: 'diet',
+    text: 'low FODMAP diet is so restrictive but my stomach is better',
+    value: 'low FODMAP',
+  },
+  {
+    attribute: 'diet',
+    text: 'my doctor put me on a low-sodium diet, everything tastes like cardboard',
+    value: 'low-sodium diet',
+  },
+  {
+    attribute: 'diet',
+    text: 'carnivore diet day 30, just steak and eggs',
+    value: 'carnivore diet',
+  },
+  {
+    attribute: 'diet',
+    text: 'I eat halal only, is this gummy candy ok? it has gelatin',
+    value: 'halal',
+  },
+  {
+    attribute: 'diet',
+    text: 'Trying to stay vegan while travelling in Argentina is hard lol',
+    value: 'vegan',
+  },
+  {
+    attribute: 'diet',
+    text: "I'm on a raw food diet and my friends think I'm crazy",
+    value: 'raw food diet',
+  },
+  {
+    attribute: 'diet',
+    text: 'Whole30 day 18, I would kill for a cookie',
+    value: 'Whole30',
+  },
+  {
+    attribute: 'diet',
+    text: 'as a lacto-ovo vegetarian, where do I get enough iron?',
+    value: 'lacto-ovo vegetarian',
+  },
+  {
+    attribute: 'diet',
+    text: 'been low carb for six months and down 12 kg',
+    value: 'low carb',
+  },
+  {
+    attribute: 'diet',
+    text: 'I stopped being vegetarian and went full vegan in March',
+    value: 'vegan',
+  },
+  {
+    attribute: 'diet',
+    text: "dairy-free since my son's allergy diagnosis, the whole family is",
+    value: 'dairy-free',
+  },
+  {
+    attribute: 'diet',
+    text: 'Jain food only for me, no onion no garlic, restaurants rarely get it right',
+    value: 'Jain',
+  },
+  {
+    attribute: 'diet',
+    text: 'flexitarian life: meat only on weekends',
+    value: 'flexitarian',
+  },
+  {
+    attribute: 'diet',
+    text: 'the DASH diet my cardiologist gave me is actually not bad',
+    value: 'DASH diet',
+  },
+  {
+    attribute: 'diet',
+    text: "is hummus ok on a ketogenic diet? I've been on it 2 months",
+    value: 'ketogenic diet',
+  },
+  {
+    attribute: 'diet',
+    text: "sugar free since new year's and I can taste fruit again 🍓",
+    value: 'sugar free',
+  },
+  {
+    attribute: 'diet',
+    text: 'being vegan in Buenos Aires is easier than I thought',
+    value: 'vegan',
+  },
+  {
+    attribute: 'diet',
+    text: "I'm pescetarian but my boyfriend eats only meat, how do we cook together?",
+    value: 'pescetarian',
+  },
+  {
+    attribute: 'diet',
+    text: 'keeping a kosher kitchen at home means two sets of everything lol',
+    value: 'kosher',
+  },
+  {
+    attribute: 'diet',
+    text: 'i follow a macrobiotic diet, any good cookbooks?',
+    value: 'macrobiotic diet',
+  },
+  {
+    attribute: 'diet',
+    text: 'Slimming World week 5, lost 3 lbs!',
+    value: 'Slimming World',
+  },
+  {
+    attribute: 'phone',
+    text: 'my iPhone 13 battery dies by 3pm, should I replace the battery or the phone?',
+    value: 'iPhone 13',
+  },
+  {
+    attribute: 'phone',
+    text: 'just switched from iPhone to a Pixel 8 and the keyboard is weird',
+    value: 'Pixel 8',
+  },
+  {
+    attribute: 'phone',
+    text: 'Galaxy S23 camera at night is insane, just took the best moon pic with mine',
+    value: 'Galaxy S23',
+  },
+  {
+    attribute: 'phone',
+    text: 'cracked the screen on my Redmi Note 12 again 🤦',
+    value: 'Redmi Note 12',
+  },
+  {
+    attribute: 'phone',
+    text: "how do I turn off the ads on my Xiaomi? they're everywhere",
+    value: 'Xiaomi',
+  },
+  {
+    attribute: 'phone',
+    text: 'my old Nokia 3310 is still going, I just text and call',
+    value: 'Nokia 3310',
+  },
+  {
+    attribute: 'phone',
+    text: 'my OnePlus 11 charges in like 20 minutes, love it',
+    value: 'OnePlus 11',
+  },
+  {
+    attribute: 'phone',
+    text: 'Got the Fairphone 5 because I wanted something repairable',
+    value: 'Fairphone 5',
+  },
+  {
+    attribute: 'phone',
+    text: 'the Z Flip hinge on mine is making a creaking noise, is that normal?',
+    value: 'Z Flip',
+  },
+  {
+    attribute: 'phone',
+    text: 'my Tecno Camon 20 keeps overheating when I play games',
+    value: 'Tecno Camon 20',
+  },
+  {
+    attribute: 'phone',
+    text: 'Is there a way to get more storage on a 64GB iPhone SE? mine is full',
+    value: 'iPhone SE',
+  },
+  {
+    attribute: 'phone',
+    text: 'Switched to a Nothing Phone (2), the lights on the back are so fun',
+    value: 'Nothing Phone (2)',
+  },
+  {
+    attribute: 'phone',
+    text: "my Moto G just updated and now the flashlight won't work",
+    value: 'Moto G',
+  },
+  {
+    attribute: 'phone',
+    text: 'my new iPhone 15 Pro Max is too heavy for my hand tbh',
+    value: 'iPhone 15 Pro Max',
+  },
+  {
+    attribute: 'phone',
+    text: 'my Honor Magic 5 Pro screen is so bright I can read in full sunlight',
+    value: 'Honor Magic 5 Pro',
+  },
+  {
+    attribute: 'phone',
+    text: "whatsapp backup won't restore on my new Oppo Reno 10, help",
+    value: 'Oppo Reno 10',
+  },
+  {
+    attribute: 'phone',
+    text: 'Finally upgraded from my iPhone 8 to an iPhone 14!',
+    value: 'iPhone 14',
+  },
+  {
+    attribute: 'phone',
+    text: 'my Pixel 6a has the green line screen issue, is it covered?',
+    value: 'Pixel 6a',
+  },
+  {
+    attribute: 'phone',
+    text: 'using a Galaxy A54 now, the battery lasts 2 days',
+    value: 'Galaxy A54',
+  },
+  {
+    attribute: 'phone',
+    text: "my Huawei Mate 40 doesn't have Google apps, how do I install them?",
+    value: 'Huawei Mate 40',
+  },
+  {
+    attribute: 'phone',
+    text: 'Sony Xperia 1 V owner here, is the pro camera app worth learning?',
+    value: 'Sony Xperia 1 V',
+  },
+  {
+    attribute: 'phone',
+    text: 'dropped my S21 in the toilet 😭 rice trick?',
+    value: 'S21',
+  },
+  {
+    attribute: 'phone',
+    text: 'my Infinix Hot 30 lags so much, any tips to speed it up?',
+    value: 'Infinix Hot 30',
+  },
+  {
+    attribute: 'phone',
+    text: 'my 12 mini is perfect for my tiny hands, please never make me upgrade',
+    value: '12 mini',
+  },
+  {
+    attribute: 'phone',
+    text: 'Went back to a flip phone for my mental health, a Nokia 2780',
+    value: 'Nokia 2780',
+  },
+  {
+    attribute: 'phone',
+    text: 'How do I screen record on a Realme 11 Pro? just got one',
+    value: 'Realme 11 Pro',
+  },
+  {
+    attribute: 'phone',
+    text: "the crease on my Galaxy Fold 5 doesn't bother me anymore",
+    value: 'Galaxy Fold 5',
+  },
+  {
+    attribute: 'phone',
+    text: 'work gave me a phone too but I still use my personal Pixel 7 for everything',
+    value: 'Pixel 7',
+  },
+  {
+    attribute: 'phone',
+    text: 'the camera on my Vivo V27 makes everyone look airbrushed lol',
+    value: 'Vivo V27',
+  },
+  {
+    attribute: 'phone',
+    text: 'traded in the Galaxy Note 10 for an iPhone 15 and I miss the pen',
+    value: 'iPhone 15',
+  },
+  {
+    attribute: 'sport',
+    text: 'Running every morning before work this month, finally did 10k without stopping',
+    value: 'Running',
+  },
+  {
+    attribute: 'sport',
+    text: 'bjj class kicked my butt tonight, got tapped like 8 times',
+    value: 'bjj',
+  },
+  {
+    attribute: 'sport',
+    text: 'my Sunday league football team lost 5-0 again lol',
+    value: 'football',
+  },
+  {
+    attribute: 'sport',
+    text: 'I swim 3 times a week at the municipal pool, any tips for flip turns?',
+    value: 'swim',
+  },
+  {
+    attribute: 'sport',
+    text: 'bouldering session tonight, finally sent that V4 🧗',
+    value: 'bouldering',
+  },
+  {
+    attribute: 'sport',
+    text: "Started playing padel with colleagues and I'm hooked",
+    value: 'padel',
+  },
+  {
+    attribute: 'sport',
+    text: 'cycling to work every day, 18km each way',
+    value: 'cycling',
+  },
+  {
+    attribute: 'sport',
+    text: 'my tennis elbow is back, probably from too much tennis lol, I play 4x a week',
+    value: 'tennis',
+  },
+  {
+    attribute: 'sport',
+    text: 'yoga every morning for 6 months, my back pain is gone',
+    value: 'yoga',
+  },
+  {
+    attribute: 'sport',
+    text: 'kendo practice is 3 times a week and my wrists hurt',
+    value: 'kendo',
+  },
+  {
+    attribute: 'sport',
+    text: 'quit the gym and switched to rowing at the local club',
+    value: 'rowing',
+  },
+  {
+    attribute: 'sport',
+    text: 'cricket nets on thursday, need new batting gloves, what brand?',
+    value: 'cricket',
+  },
+  {
+    attribute: 'sport',
+    text: 'I play volleyball on the beach every weekend in summer',
+    value: 'volleyball',
+  },
+  {
+    attribute: 'sport',
+    text: 'training for my first marathon, long run is 28km this sunday',
+    value: 'marathon',
+  },
+  {
+    attribute: 'sport',
+    text: 'muay thai sparring today, got a black eye 😅',
+    value: 'muay thai',
+  },
+  {
+    attribute: 'sport',
+    text: "I've been doing CrossFit for 2 years, the community is the best part",
+    value: 'CrossFit',
+  },
+  {
+    attribute: 'sport',
+    text: 'basketball pickup games at the park every Tuesday keep me sane',
+    value: 'basketball',
+  },
+  {
+    attribute: 'sport',
+    text: 'pilates reformer class is harder than it looks!! going back thursday',
+    value: 'pilates',
+  },
+  {
+    attribute: 'sport',
+    text: 'my capoeira group has a batizado next month, so excited',
+    value: 'capoeira',
+  },
+  {
+    attribute: 'sport',
+    text: 'skiing every weekend this season, knees are complaining',
+    value: 'skiing',
+  },
+  {
+    attribute: 'sport',
+    text: 'playing badminton twice a week at the community hall',
+    value: 'badminton',
+  },
+  {
+    attribute: 'sport',
+    text: 'new hockey skates are giving me blisters, how long to break them in?',
+    value: 'hockey',
+  },
+  {
+    attribute: 'sport',
+    text: 'i lift and do triathlons, is 2000 kcal a day enough?',
+    value: 'triathlons',
+  },
+  {
+    attribute: 'sport',
+    text: 'Dawn surfing session before work again, glassy waves 🌊',
+    value: 'surfing',
+  },
+  {
+    attribute: 'sport',
+    text: 'stopped going to spin class, doing trail running now',
+    value: 'trail running',
+  },
+  {
+    attribute: 'sport',
+    text: 'ultimate frisbee league starts again, our team is called The Discs of Fury',
+    value: 'ultimate frisbee',
+  },
+  {
+    attribute: 'sport',
+    text: 'lifting heavy 4x a week, deadlift PR 180kg today!',
+    value: 'lifting',
+  },
+  {
+    attribute: 'sport',
+    text: 'Table tennis at the club every Friday, my backhand is finally improving',
+    value: 'Table tennis',
+  },
+  {
+    attribute: 'sport',
+    text: "I've been doing karate since I was 8, just got my second dan",
+    value: 'karate',
+  },
+  {
+    attribute: 'sport',
+    text: 'netball training in the rain again, love it tbh',
+    value: 'netball',
+  },
+  {
+    attribute: null,
+    text: 'Back from a week in Lisbon, the pastéis de nata were unreal 😍',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Flying to Tokyo next Tuesday for a conference, any jetlag tips?',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "we spent the long weekend in Cape Town and honestly didn't want to leave",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Is Lisbon expensive to live in compared to Madrid?',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'thinking of moving to Berlin next year, how hard is it to find a flat there?',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'When I lived in Seoul years ago the subway was spotless. I still miss it sometimes.',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'my cousin just moved to Melbourne and keeps sending me beach pics 😒',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "What's the best time of year to visit Marrakech?",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "If I ever moved to Vancouver I'd need like three jobs to afford rent lol",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Our layover in Doha was 9 hours, the airport was surprisingly nice',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'My parents are thinking of retiring to the Algarve, is the healthcare ok there?',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "Girls trip ideas? We're torn between Bali and Zanzibar",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "grew up in Cusco but haven't been back since I was 12",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Anyone know if Oaxaca is safe for solo female travellers? going in may',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Can you explain why rent in Dublin is so high?',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Road trip through Patagonia is booked!!! 3 weeks in November',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "my best friend lives in Nairobi and I'm visiting her in August",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "Might apply for a job in Singapore, how's the cost of living?",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'spent 2019 in Montreal for an exchange, best year of my life',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'The Istanbul food tour we did yesterday was incredible',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'My brother and his wife bought a house in Austin',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Which is better for a weekend: Prague or Budapest?',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Stuck at Frankfurt airport, flight cancelled 😤',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "If we had the money we'd move to Kyoto in a heartbeat",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "used to live in Manchester ages ago, haven't been back since 2010",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Is the Auckland skyline as nice as it looks in movies?',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'my friends are coming from Bogotá for Christmas, what should we cook?',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'hiking in the Dolomites this summer, what boots should I buy?',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "the Revolut app is down again, can't pay for anything",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'My sister just joined Google, so proud of her!',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Thinking about applying to Stripe, do you know what their interview process is like?',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Amazon delivered my package to the wrong house AGAIN',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Is it true that Netflix is raising prices next month?',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "my dad retired from Shell after 35 years, we're throwing him a party",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'I had an interview at Deloitte today, fingers crossed 🤞',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Ikea customer service put me on hold for 40 minutes',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "Worked at Starbucks in high school, still can't stand the smell of burnt milk",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'my roommate got an offer from Microsoft, should she take it?',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'What do you think about Nvidia stock right now?',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'The Uber Eats driver ate half my fries I swear',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'if I got into McKinsey my parents would finally stop asking about my career lol',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'My friend works at Tesla and says the hours are brutal',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Ryanair charged me 50 euros for my carry-on, what a joke',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Vodafone overcharged me again, how do I file a complaint?',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Applied to 30 jobs including Spotify and Airbnb, no replies yet',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "my mom's been at Siemens for 20 years and they just gave her a watch",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Did Infosys announce layoffs? my neighbour is worried',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "Zara's sale starts tomorrow, worth queuing?",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'I interned at Unilever back in 2015, fun summer but never went back',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'The Jollibee near the mall finally reopened!!',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'My daughter wants to become a pilot, how long is the training?',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "I've always wanted to be a chef, is it too late at 40?",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'what does a product manager actually do all day?',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "My brother is a firefighter and I worry every time he's on shift",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'considering going back to school to become a nurse, thoughts?',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'the electrician finally came to fix our sockets, 200 bucks for 20 minutes',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "Our new dentist is so gentle, I didn't feel a thing",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Should I hire a lawyer or a paralegal for a small claims case?',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'my aunt was a teacher for 30 years and she still corrects my grammar',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'I was a barista for two years during uni, the latte art skills never left',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "My best friend just got engaged and I'm the maid of honour!!",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'my parents are getting divorced after 30 years, how do I support them?',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "What's the average age people get married in Japan?",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'My brother is single and wants me to set him up, any ideas for a first date spot?',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "Going to my colleague's wedding on Saturday, what do I wear to a beach ceremony?",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "My roommate's boyfriend is basically living here now and doesn't pay rent",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'how do you know when someone is ready to propose? asking for a friend 👀',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "My grandparents have been married 60 years, what's a good diamond anniversary gift?",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'My ex just got married lol, good for her I guess',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'My coworker Daniela invited me to her birthday, gift ideas?',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Rahul from accounting keeps microwaving fish, what do I do',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "my sister's boyfriend Marco is cooking dinner for us tonight",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "Emma, my neighbour, is looking after my plants while I'm away",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "My friend Kofi is getting married in Accra and I'm flying out for it",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'My son Lucas starts kindergarten on Monday 🥲',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "Met a guy named Pablo at the concert, we talked for hours but probably won't see him again",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "my friend's new dog is a husky and he's destroying her couch lol",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "we're thinking of getting a cat, which breed is good for apartments?",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "My neighbour's parrot screams every morning at 6am",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Our childhood dog Max passed away when I was 15, I still think about him',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Are corgis good with kids?',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "i'm dog-sitting my sister's beagle this weekend, what should I know?",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Cats or dogs, which is better for someone who travels a lot? just wondering',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Saw the cutest axolotl at the aquarium today',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'My kids keep begging for a hamster, is it a good first pet?',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "My grandma's tortoise is older than my mom lol",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Went to a cat café in Osaka, there were like 20 cats',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "My allergies are so bad I can't even visit friends with dogs",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'My son got into McGill!! so proud 🎓',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Should I apply to TU Delft or TU Munich for my masters?',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'I graduated from Makerere in 2012, time flies',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'My little sister starts at UCL in September, what should she pack?',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Is Harvard really worth the money?',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'my old uni Ateneo just won the basketball finals!! alumni group chat is going wild',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Thinking about doing an MBA at INSEAD someday',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Toured the Georgia Tech campus with my nephew today',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Got rejected from Oxford, might try again next year',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "Went to Le Wagon's open day, the bootcamp looks intense but I haven't signed up",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'rented a Fiat Panda in Sicily and it somehow survived the mountain roads',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'test drove a Tesla Model Y today, the acceleration is wild',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Should I buy a used Corolla or a new Kia Rio?',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "My dad's old Land Cruiser is for sale, should I take it?",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'My first car was a Nissan Micra, drove it into the ground and scrapped it in 2015',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'The Uber picked me up in a brand new BYD Seal, so quiet',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Dream car? Porsche 911, no question',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "My roommate just bought a Mini Cooper and won't stop talking about it",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Is the Hyundai Ioniq 6 reliable? might consider one next year',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Saw a vintage Citroën DS parked on my street, beautiful',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "What's the difference between a hybrid and a plug-in hybrid?",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Tried a vegan burger for lunch, honestly not bad',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "My sister went keto and she's so grumpy lol",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Is intermittent fasting actually healthy or just hype?',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'thinking about going vegetarian for the planet, where do I start?',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'had sushi for the first time yesterday, wow',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'My doctor says I should try a low-sodium diet but idk if I can',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Cooking for a pescatarian friend tonight, recipe ideas?',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'I did Whole30 back in 2018 but never again',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Is oat milk better than almond milk?',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Went to a Korean BBQ place last night and ate way too much meat 😅',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'My mom keeps sending me articles about the carnivore diet, is it safe?',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'ordered a Beyond Burger on a whim, the kids loved it',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Should I get the iPhone 15 or wait for the 16?',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'My mom just got a Galaxy S24 and keeps calling me for help',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "Is the Pixel 8 camera better than the iPhone's?",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'The Fairphone concept is so cool, would love one someday',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'My first phone was a Nokia 3310, unbreakable',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'why are Samsung phones so expensive now?',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'my son dropped his Redmi in the pool, is it waterproof?',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "Tried my friend's Z Flip and the fold is kinda satisfying",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Watching the Champions League final tonight, who do you think wins?',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "Can't believe India lost the test match, I'm devastated",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "I used to play rugby in school but haven't touched a ball in 15 years",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'My son started judo classes, any tips for a nervous parent?',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Thinking of trying padel, is it easy for beginners?',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Went skiing once in 2017 and broke my wrist, never again',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'The Tour de France stage today was insane',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "Who's the best tennis player of all time, Federer or Nadal?",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "would love to get into bouldering but I'm scared of heights lol",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "Watched my niece's netball match, she scored 12 goals!",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'NBA finals tonight, pizza ordered 🍕',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'My dad ran the Berlin marathon at 60!',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "Tried a yoga class with a friend once, I was so stiff I couldn't touch my knees",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'is Muay Thai or BJJ better for self defence? just curious',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "My sister's cat just had kittens, want one? jk",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: "If I worked at Apple I'd get the employee discount on iPhones lol",
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'My old boss from Accenture just messaged me on LinkedIn, weird',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'We stayed in an Airbnb in Medellín that had the cutest golden retriever',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Is it worth learning Japanese before visiting Osaka?',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'Doing a 30-day vegan challenge next month with some friends, nervous',
+    value: null,
+  },
+  {
+    attribute: null,
+    text: 'my colleague just bought a Prius and keeps bragging about her fuel costs',
+    value: null,
+  },
 ]
