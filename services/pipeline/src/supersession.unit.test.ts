@@ -237,6 +237,24 @@ describe('supersession in the pipeline', () => {
     expect(older?.[1][2]).toContain('Grab')
   })
 
+  it('ends an older statement that writes as a name what a new one says was replaced in lower case', async () => {
+    const reader = { read: () => ({ residence: 0.05, employer: 0.05, pet: 0.5, not: 0.4 }) }
+    const { ingest, state } = world({ reader })
+    await ingest(
+      document('Rosa: Rewatching The Office again, it is my comfort show.', '2022-03-01T09:00:00.000Z'),
+      document('Rosa: Office chairs are so expensive.', '2022-04-01T09:00:00.000Z'),
+      document(
+        'Rosa: ok the office has officially been dethroned. Severance is my favorite show now.',
+        '2023-05-01T09:00:00.000Z',
+      ),
+    )
+    const named = Object.entries(state()).find(([content]) => content.includes('The Office'))
+    expect(named?.[1][2]).toContain('Severance')
+    // Capitalized only because it opens the sentence: no name of the show.
+    const chairs = Object.entries(state()).find(([content]) => content.includes('chairs'))
+    expect(chairs?.[1][1]).toBeNull()
+  })
+
   it('leaves alone an older statement naming what someone else left, or what the speaker only plans to leave', async () => {
     const reader = { read: () => ({ residence: 0.05, employer: 0.05, pet: 0.5, not: 0.4 }) }
     const { ingest, state } = world({ reader })

@@ -60,10 +60,27 @@ export interface FactPorts {
 
 const rounds = 3
 
+const wordsPattern = (words: string) =>
+  new RegExp(
+    `(?<![\\p{L}\\d])${words.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+')}(?![\\p{L}\\d])`,
+    'giu',
+  )
+
 /** Whether a text has these words, whole and in this order, whatever their case. */
 function mentionsWords(text: string, words: string): boolean {
-  const escaped = words.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+')
-  return new RegExp(`(?<![\\p{L}\\d])${escaped}(?![\\p{L}\\d])`, 'iu').test(text)
+  return wordsPattern(words).test(text)
+}
+
+/**
+ * Whether a text writes these words as a name: capitalized inside a sentence ("rewatching The Office", "Reading The
+ * Hobbit to…" once "the office has been dethroned" or "overtaken the hobbit" arrives, written in lower case there).
+ */
+function writesAsName(text: string, words: string): boolean {
+  for (const match of text.matchAll(wordsPattern(words))) {
+    const opensSentence = /(?:^|[.!?:]\s*)$/u.test(text.slice(0, match.index))
+    if (/^\p{Lu}/u.test(match[0]) && !opensSentence) return true
+  }
+  return false
 }
 
 function versionOf(memory: MemoryState): FactVersion {
@@ -148,17 +165,23 @@ export function createFactSupersession(ports: FactPorts, now: () => Date) {
     fact: FactOf,
     arriving: MemoryChanged[],
     newIds: Set<string>,
+    /** The document's new memories: a statement beside the fact may say what it replaced. */
+    told: MemoryChanged[],
   ): Promise<StoredFactVersion[]> {
     const first = arriving[0]?.memory
     const [subject, attribute] = fact.key.split('|')
     const speaker = first?.speaker
     if (!ports.unstatedVersions || !first || !speaker || !subject || !attribute) return []
     if (speaker.toLowerCase() !== subject) return []
-    // What the new statement says was left ("I left Shopee"): an older statement naming it had that value.
-    const ended = arriving.flatMap(({ memory }) => endedValuesOf(memory.content, speaker))
+    // What the new statement, or another of the speaker's in its document, says was left ("I left Shopee", "the
+    // office has officially been dethroned. Severance is my favourite show now"): an older statement naming it had
+    // that value.
+    const ended = told
+      .filter(({ memory }) => memory.speaker === speaker)
+      .flatMap(({ memory }) => endedValuesOf(memory.content, speaker))
     const meaning = isMeaningAttribute(attribute) ? attribute : undefined
     const reader = meaning && ports.attributeReader ? await ports.attributeReader().catch(() => null) : null
-    if (!reader && !ended.some(({ named }) => named)) return []
+    if (!reader && ended.length === 0) return []
     const candidates = await ports.unstatedVersions(fact.instanceId, fact.scope, {
       speaker,
       vector: first.embedding.vector,
@@ -168,9 +191,12 @@ export function createFactSupersession(ports: FactPorts, now: () => Date) {
       if (newIds.has(candidate.memory.id) || candidate.memory.fact) return []
       const similarities = reader?.read(candidate.memory.embedding.vector) ?? null
       const about = meaning !== undefined && similarities !== null && readsAsAbout(meaning, similarities)
-      // A name is enough; a common word ("keto", "the hobbit") only where the statement reads as about the attribute.
-      const left = ended.find(
-        ({ value, named }) => (named || about) && mentionsWords(candidate.memory.content, value),
+      // A name is enough; a common word ("keto", "the hobbit") only where the statement reads as about the attribute
+      // or writes it as a name ("Reading The Hobbit to my nephew").
+      const left = ended.find(({ value, named }) =>
+        named || about
+          ? mentionsWords(candidate.memory.content, value)
+          : writesAsName(candidate.memory.content, value),
       )
       // Read as a version when the reader finds it about the attribute, or when its words show a value's role
       // ("the hotfix at CD Projekt" once "I joined Revolut" arrives): the newer statement already names the attribute.
@@ -206,7 +232,7 @@ export function createFactSupersession(ports: FactPorts, now: () => Date) {
       const arriving = memories.filter(({ memory }) => memory.fact?.key === fact.key)
       const stored = (await storedVersions(fact)).filter(({ memory }) => !newIds.has(memory.id))
       const given = named.filter(({ memory }) => memory.fact?.key === fact.key && !newIds.has(memory.id))
-      const read = given.length > 0 ? [] : await unstated(fact, arriving, newIds)
+      const read = given.length > 0 ? [] : await unstated(fact, arriving, newIds, memories)
       const earlier = [
         ...stored.filter(({ memory }) => !given.some((other) => other.memory.id === memory.id)),
         ...given,

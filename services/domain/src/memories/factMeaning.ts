@@ -776,7 +776,7 @@ const endedAfterValue =
   /(\p{L}[\p{L}\d'’-]*)\s+(?:passed away|died|(?:has|have|was)\s+(?:officially\s+|finally\s+)?(?:been\s+)?dethroned)\b/giu
 /** Words that follow such verbs without naming what ended: "left in june", "quit last week", "left work early". */
 const notAnEndedValue =
-  /^(?:in|at|on|for|to|it|that|this|them|him|her|me|us|you|and|but|so|a|an|after|before|last|early|late|work|home|school|town|the|job|jobs|everything|all|behind|out|off|up|over|again|today|yesterday)$/i
+  /^(?:in|at|on|for|to|it|that|this|them|him|her|me|us|you|and|but|so|a|an|after|before|last|early|late|work|home|school|town|the|job|jobs|everything|all|behind|out|off|up|over|again|today|yesterday|lol|haha|lmao|omg)$/i
 
 /**
  * What a statement says its speaker ended, left, sold, split from or lost — the value a fact had before the one it

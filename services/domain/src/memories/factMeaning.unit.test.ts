@@ -223,6 +223,10 @@ describe('what a statement says its speaker ended', () => {
     expect(
       endedValuesOf('Project Hail Mary has overtaken the hobbit as my all time favourite.', 'Finn'),
     ).toEqual([{ value: 'hobbit', named: false }])
+    // An interjection after the verb names nothing.
+    expect(endedValuesOf('Ok the office has officially been dethroned lol.', 'Zeynep')).toEqual([
+      { value: 'office', named: false },
+    ])
     expect(endedValuesOf('RIP Bubbles 🐟 but we got a puppy!!', 'Leilani')).toEqual([
       { value: 'Bubbles', named: true },
     ])
