@@ -337,8 +337,7 @@ function residenceOf(statement: StatementView, lenient: Lenience): Found | null 
             ((presumesTopic(lenient) &&
               candidate.kind === 'location' &&
               !/\bat\s+$/i.test(before(statement, candidate))) ||
-              /\b(?:in|to|into|here in)\s+$/i.test(before(statement, candidate)) ||
-              placeAfter.test(after(statement, candidate))))),
+              livedIn(statement, candidate)))),
     ),
   )
 }
@@ -462,15 +461,23 @@ function statusOf(statement: StatementView): Found | null {
 
 const partnerNoun = /\b(?:boyfriend|girlfriend|husband|wife|partner|fianc[ée]e?|spouse|bf|gf|other half)\b/i
 
-/** A job title with up to three words before it ("senior data analyst", "salaried GP"). */
-const titleWords = `(?:(?:senior|junior|lead|head|chief|staff|principal|full-time|part-time|freelance|trainee|assistant|associate|registered|certified|qualified|salaried|[a-z]+-?[a-z]*)\\s+){0,3}(?:${alternation(occupations.join(' | '))})\\b`
+const occupationNames = alternation(occupations.join(' | '))
+
+/** A job title after the words that introduce one, with up to three words before it ("as a salaried GP"). */
+const introducedTitle = new RegExp(
+  `\\b(?:as|an?|now|promoted to|became|become|becoming)\\s+(?:(?:senior|junior|lead|head|chief|staff|principal|full-time|part-time|freelance|trainee|assistant|associate|registered|certified|qualified|salaried|[a-z]+-?[a-z]*)\\s+){0,3}(?:${occupationNames})\\b`,
+  'gi',
+)
+
+/** A title opening a clause, followed by where it is held: "Financial controller at a logistics firm". */
+const openingTitle = new RegExp(
+  `^(?:(?!(?:the|a|an|my|our|their|his|her|to|at|with|for|in|and|but|so|met|saw|is|was|are|were)\\b)[\\p{L}-]+\\s+){0,2}(?:${occupationNames})(?=\\s+(?:at|with|for|in)\\b)`,
+  'iu',
+)
 
 /** A clause that opens with a title and where it is held, told as news: "Financial controller at a logistics firm now". */
 function titleOpeningNews(statement: StatementView): Found | null {
-  const match = new RegExp(
-    `^(?:(?!(?:the|a|an|my|our|their|his|her|to|at|with|for|in|and|but|so|met|saw|is|was|are|were)\\b)[\\p{L}-]+\\s+){0,2}(?:${alternation(occupations.join(' | '))})(?=\\s+(?:at|with|for|in)\\b)`,
-    'iu',
-  ).exec(statement.text)
+  const match = openingTitle.exec(statement.text)
   return match && announcesNews.test(statement.text) ? { value: match[0], at: 0 } : null
 }
 
@@ -486,12 +493,9 @@ const readings: AttributeReading[] = [
     attribute: 'occupation',
     cues: occupationCues,
     value: (statement) => {
-      const pattern = new RegExp(
-        `\\b(?:as|an?|now|promoted to|became|become|becoming)\\s+${titleWords}`,
-        'gi',
-      )
       let found: Found | null = null
-      for (const match of statement.text.matchAll(pattern)) {
+      // matchAll reads a copy of the pattern, so the shared global pattern keeps no state between calls.
+      for (const match of statement.text.matchAll(introducedTitle)) {
         if (leftBefore.test(statement.text.slice(Math.max(0, match.index - 40), match.index))) continue
         const title = match[0]
           .replace(/^(?:as|an?|now|promoted to|became|become|becoming)\s+/i, '')
