@@ -68,6 +68,8 @@ export interface PipelinePorts {
   factVersions: FactPorts['factVersions']
   /** Older memories of a speaker that may state another value of a fact a document states (supersession). */
   unstatedVersions?: FactPorts['unstatedVersions']
+  /** Stored versions of a subject's facts of any kind: a favourite told without its kind takes one (supersession). */
+  factVersionsStartingWith?: FactPorts['factVersionsStartingWith']
   /**
    * Which changing attribute a statement's vector reads as (a classifier trained on example statements embedded by
    * the same model): it tells which fact a statement states when its words do not (factMeaning.ts). Without it only
@@ -533,6 +535,11 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
       }
     }
     // Versions of one fact are settled one document at a time (factSupersession.ts).
+    await withRetry(
+      () => facts.withKnownKinds(memories),
+      () => true,
+      settings.retry,
+    )
     const stated = factsOf(memories)
     const release = await facts.lock(stated)
     try {

@@ -90,6 +90,7 @@ function timedStages(ports: PipelinePorts): PipelinePorts {
   const { extractor, embedder, factDecider } = ports
   const nearestMemories = ports.nearestMemories?.bind(ports)
   const unstatedVersions = ports.unstatedVersions?.bind(ports)
+  const factVersionsStartingWith = ports.factVersionsStartingWith?.bind(ports)
   return {
     ...ports,
     extractor: {
@@ -109,6 +110,11 @@ function timedStages(ports: PipelinePorts): PipelinePorts {
       : {}),
     ...(unstatedVersions
       ? { unstatedVersions: (...args) => timed(supersession, () => unstatedVersions(...args)) }
+      : {}),
+    ...(factVersionsStartingWith
+      ? {
+          factVersionsStartingWith: (...args) => timed(supersession, () => factVersionsStartingWith(...args)),
+        }
       : {}),
     ...(factDecider
       ? {
@@ -181,6 +187,10 @@ export async function startPipeline(
       ...(dependencies.factDecider ? { factDecider: dependencies.factDecider } : {}),
       async nearestMemories(instanceId, scope, vector, limit) {
         const stored = await memories.nearest(instanceId, scope, vector, limit)
+        return stored.map((memory) => ({ version: memory.version, memory: memoryStateOf(memory) }))
+      },
+      async factVersionsStartingWith(instanceId, scope, prefix) {
+        const stored = await memories.factVersionsStartingWith(instanceId, scope, prefix)
         return stored.map((memory) => ({ version: memory.version, memory: memoryStateOf(memory) }))
       },
       async unstatedVersions(instanceId, scope, query) {

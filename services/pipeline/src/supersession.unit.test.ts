@@ -78,6 +78,15 @@ function world(
               keys.includes(memory.fact.key),
           )
           .map(({ version, memory }) => ({ version, memory })),
+      factVersionsStartingWith: async (instanceId, scope, prefix) =>
+        [...projected.values()]
+          .filter(
+            ({ memory }) =>
+              memory.instance_id === instanceId &&
+              memory.scope.user_id === scope.user_id &&
+              memory.fact?.key.startsWith(prefix) === true,
+          )
+          .map(({ version, memory }) => ({ version, memory })),
       unstatedVersions: async (instanceId, scope, query) =>
         [...projected.values()]
           .filter(
@@ -253,6 +262,26 @@ describe('supersession in the pipeline', () => {
     // Capitalized only because it opens the sentence: no name of the show.
     const chairs = Object.entries(state()).find(([content]) => content.includes('chairs'))
     expect(chairs?.[1][1]).toBeNull()
+  })
+
+  it('gives a favourite told without its kind the kind of the one it replaced, or none', async () => {
+    const { ingest, state } = world()
+    await ingest(
+      document('Noor: Blur is my favourite band.', '2022-03-01T09:00:00.000Z'),
+      document('Noor: Dune is my favourite film.', '2022-04-01T09:00:00.000Z'),
+      document('Noor: ok Pulp has overtaken blur as my number one.', '2023-05-01T09:00:00.000Z'),
+      document('Noor: Toast has taken the top spot.', '2023-06-01T09:00:00.000Z'),
+      document('Sam: Arrival has taken the top spot.', '2023-06-01T09:00:00.000Z', 'u2'),
+    )
+    const stateOf = (words: string) =>
+      Object.entries(state()).find(([content]) => content.includes(words))?.[1]
+    expect(stateOf('Blur is')?.[2]).toContain('Pulp')
+    expect(stateOf('Dune is')?.[1]).toBeNull()
+    // Two kinds of favourite and nothing said replaced: which one "the top spot" is cannot be told.
+    expect(stateOf('Toast')?.[2]).toBeNull()
+    expect(stateOf('Pulp')?.[1]).toBeNull()
+    // No favourite before: no kind, no fact.
+    expect(stateOf('Arrival')).toEqual(['2023-06-01T09:00:00.000Z', null, null])
   })
 
   it('leaves alone an older statement naming what someone else left, or what the speaker only plans to leave', async () => {

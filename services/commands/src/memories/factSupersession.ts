@@ -53,6 +53,12 @@ export interface FactPorts {
    * says was left ("I left Shopee"). Without it, only the names of what was left are read so.
    */
   attributeReader?: () => Promise<{ read(vector: readonly number[]): AttributeSimilarities }>
+  /** Every stored version of the scope's facts whose key starts so (`ana|favorite:`: Ana's favourites). */
+  factVersionsStartingWith?(
+    instanceId: string,
+    scope: FactScope,
+    prefix: string,
+  ): Promise<StoredFactVersion[]>
   publishMemories(events: MemoryChanged[], correlationId: string): Promise<void>
   /** Resolves once every event's version is readable from the vector projection (false after a timeout). */
   awaitProjected(events: MemoryChanged[]): Promise<boolean>
@@ -217,6 +223,41 @@ export function createFactSupersession(ports: FactPorts, now: () => Date) {
   }
 
   /**
+   * A favourite told without its kind ("Ghost has overtaken Metallica as my number one", "boygenius has taken the top
+   * spot") takes the kind of the favourite it replaced: the speaker's current favourite whose value the document says
+   * was replaced, else the speaker's only current kind of favourite. Without either it states no fact: a kind is what
+   * a question asks for ("What's Greta's favourite band?").
+   */
+  async function withKnownKinds(memories: MemoryChanged[]): Promise<void> {
+    for (const { memory, instance_id } of memories) {
+      const fact = memory.fact
+      if (fact?.attribute !== 'favorite') continue
+      const speaker = memory.speaker
+      const ended = speaker
+        ? memories
+            .filter((other) => other.memory.speaker === speaker)
+            .flatMap((other) => endedValuesOf(other.memory.content, speaker))
+        : []
+      const scope = { user_id: memory.scope.user_id, customer_id: memory.scope.customer_id }
+      const stored = ports.factVersionsStartingWith
+        ? await ports.factVersionsStartingWith(instance_id, scope, `${fact.subject}|favorite:`)
+        : []
+      const current = stored.flatMap(({ memory: other }) =>
+        other.fact && other.fact.value !== fact.value && (other.valid_to ?? null) === null
+          ? [other.fact]
+          : [],
+      )
+      const replaced = current.find((other) =>
+        ended.some(({ value }) => mentionsWords(other.value, value) || mentionsWords(value, other.value)),
+      )
+      const kinds = [...new Set(current.map((other) => other.attribute))]
+      const attribute = replaced?.attribute ?? (kinds.length === 1 ? kinds[0] : undefined)
+      if (attribute) memory.fact = { ...fact, attribute, key: `${fact.subject}|${attribute}` }
+      else delete memory.fact
+    }
+  }
+
+  /**
    * Gives new memories (not yet appended) their validity against what is stored, and returns the updates of stored
    * versions that changes, to be appended with them.
    */
@@ -274,5 +315,5 @@ export function createFactSupersession(ports: FactPorts, now: () => Date) {
     return appended
   }
 
-  return { lock, supersede, reconcile }
+  return { withKnownKinds, lock, supersede, reconcile }
 }

@@ -289,9 +289,11 @@ export function createMemoryEditor(options: MemoryEditorOptions): MemoryEditor {
         // Re-derived as ingestion derives it: by words, and by meaning when the examples are at hand.
         const reader = contentChanged && vector ? await options.attributeReader?.().catch(() => null) : null
         const similarities = reader && vector ? reader.read(vector) : {}
-        const fact = contentChanged
+        const read = contentChanged
           ? recognizeFact(content, previous.speaker, similarities)
           : (previousFact ?? null)
+        // An edit tells no favourite it replaced: one without its kind states no fact (factSupersession.ts).
+        const fact = read?.attribute === 'favorite' ? null : read
         const memory: MemoryState = {
           ...unchanged,
           ...(fact ? { fact } : {}),

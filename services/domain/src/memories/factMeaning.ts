@@ -638,13 +638,16 @@ function withQuestionApart(clause: string): string[] {
 }
 
 /**
- * Clauses of a statement, the reporting prefix ("Lukas said: ") taken off: sentences, parts after " - " or ";",
- * and a question asked after a comma.
+ * Clauses of a statement, the reporting prefix ("Lukas said: ") taken off: sentences, parts after " - ", ";" or an
+ * emoji (chat punctuates with them: "…into my new flat's windows 😅 tips for drafty old apartments?"), and a question
+ * asked after a comma.
  */
 function clausesOf(content: string): string[] {
   return content
     .replace(/^[^:]{1,60}\b(?:said|asked):\s*/, '')
-    .split(/(?<=[.!?])\s+|\s+[-–—]\s+|;\s+/u)
+    .split(
+      /(?<=[.!?])\s+|\s+[-–—]\s+|;\s+|\s*\p{Extended_Pictographic}[\p{Extended_Pictographic}\u{FE0F}\u{200D}]*\s*/u,
+    )
     .flatMap((clause) => withQuestionApart(clause.trim()))
     .map((clause) => clause.trim())
     .filter(Boolean)

@@ -43,7 +43,55 @@ const until = '(?=$|[\\s.,!;:)(])'
 interface Rule {
   attribute: FactAttribute
   pattern: RegExp
-  value?: (match: RegExpMatchArray) => string | null
+  /** The value, from the match and the text before it (what "it" refers to). */
+  value?: (match: RegExpMatchArray, before: string, speaker: string | null) => string | null
+}
+
+/** A favourite's possessor: a name, or "my" / "their" for the speaker (the third-person rewrite writes "their"). */
+const possessor = `(?<subject>${owner}|My|my|[Tt]heir)(?:'s|’s)?`
+const favoriteWord = '(?:new |current |all-time |all time |absolute |number one )?(?:favorite|favourite)'
+
+/** Words that open a sentence without starting a name ("The bear…", "Ok Ghost…"). */
+const openingWord = /^(?:the|a|an|ok|okay|so|honestly|and|but|just)$/i
+/** A verb opening a sentence, before a name or not: "Reading The Hobbit…", "Watched Twin Peaks…", "Reading to…". */
+const openingVerb = /^\p{L}+(?:ing|ed)$/iu
+/** Names written in a text: capitalized words and what joins them ("Season 14 of Grey's Anatomy", "Jane Eyre"). */
+const writtenName = new RegExp(
+  `\\p{Lu}[\\p{L}0-9&'’.-]*(?: (?:[A-Z0-9&][\\p{L}0-9&'’.-]*|of|and|de|la|le|the))*`,
+  'gu',
+)
+
+/** The names of things a sentence writes: not people's possessives ("Finn's nephew"), nor the speaker. */
+function thingsNamedIn(sentence: string, speaker: string | null): string[] {
+  const names: string[] = []
+  for (const match of sentence.matchAll(writtenName)) {
+    let words = match[0].replace(/(?: (?:of|and|de|la|le|the))+$/, '').split(' ')
+    if (match.index === 0) {
+      while (words.length > 0 && openingWord.test(words[0] ?? '')) words = words.slice(1)
+      if (openingVerb.test(words[0] ?? '')) words = words.slice(1)
+    }
+    const name = words.join(' ').replace(/[.'’-]+$/, '')
+    if (name === '' || /['’]s$/.test(name) || name.toLowerCase() === speaker?.toLowerCase()) continue
+    names.push(name)
+  }
+  return names
+}
+
+/**
+ * What a favourite told by reference is: the last thing named before it in its sentence ("Season 14 of Grey's
+ * Anatomy and it's still my favourite show", "rereading Jane Eyre, my favourite book"), or, for a sentence that
+ * opens with "it", the thing the sentence before names or opens with ("The bear season 2 destroyed me. It's my
+ * favourite show now").
+ */
+function referencedThing(before: string, speaker: string | null): string | null {
+  const sentences = before.split(/(?<=[.!?])\s+/)
+  const current = sentences.at(-1)?.trim() ?? ''
+  if (current !== '') return thingsNamedIn(current, speaker).at(-1) ?? null
+  const previous = sentences.at(-2) ?? ''
+  const opening = /^((?:\S+ ){1,5}?)(?:\w+ed|is|was|has|had|got|made|took|broke|blew)\b/u
+    .exec(previous)?.[1]
+    ?.trim()
+  return thingsNamedIn(previous, speaker).at(-1) ?? opening ?? null
 }
 
 const rules: Rule[] = [
@@ -106,6 +154,24 @@ const rules: Rule[] = [
       'u',
     ),
   },
+  {
+    // "Season 14 of Grey's Anatomy and it's still my favorite show", "rereading Jane Eyre, my favourite book".
+    attribute: 'favorite',
+    pattern: new RegExp(
+      `(?:\\b(?:[Ii]t|[Tt]his|[Tt]hat)(?:'s|’s| is) (?:now |still |officially |definitely |easily |honestly )?|, )${possessor} ${favoriteWord} (?<thing>[a-z]+)(?= now| these days| nowadays| at the moment| of all time| ever| since|[.,!;]| and | but |$)`,
+      'u',
+    ),
+    value: (match, before, speaker) => referencedThing(before, speaker),
+  },
+  {
+    // "Ghost has overtaken Metallica as my number one", "boygenius has taken the top spot": a favourite whose kind is
+    // the one of the favourite it replaced (factSupersession.ts), hence the attribute without its kind.
+    attribute: 'favorite',
+    pattern: new RegExp(
+      `(?:^|[,:;–—-] |\\b(?:but|and|so|honestly|ok|okay) )(?<value>[\\p{L}0-9](?:(?!\\b(?:but|and|so)\\b)[^.,!;?:]){0,60}?) (?:has|have) (?:officially |finally |now |just )?(?:(?:overtaken|dethroned|replaced|beaten) [^.,!;?]{1,60}? as ${possessor} (?:new |all-time |all time |absolute )*(?:favou?rite|number one|#1|no\\.? ?1)(?: (?<thing>[a-z]+))?|taken (?:over )?the top spot)`,
+      'u',
+    ),
+  },
 ]
 
 // Words that make a statement about something other than a current fact.
@@ -134,6 +200,8 @@ function subjectOf(stated: string, speaker: string | null): string | null {
       .replace(/^(?:ok|okay|so|well|honestly|yeah|lol|ugh|anyway) /i, ''),
   )
   const speakerKey = speaker?.toLowerCase()
+  // The rewrite writes the speaker's own possessions "their"; someone else's "their" has no speaker to stand for.
+  if (people.some((person) => /^their$/i.test(person))) return speaker?.toLowerCase() ?? null
   const firstPerson = people.some((person) => /^(?:i|we|me|my|our)$/i.test(person))
   if (speakerKey && (firstPerson || people.some((person) => person.toLowerCase() === speakerKey)))
     return speakerKey
@@ -160,15 +228,14 @@ export function factSlotOf(content: string, speaker: string | null): FactSlot | 
     if (!match?.groups) continue
     // A negation, a plan or a question up to the end of the fact's words unsays it; one after them is another clause.
     if (notAFact.test(text.slice(match.index, match.index + match[0].length + 1))) continue
-    const subject = subjectOf(match.groups.subject ?? '', subjectSpeaker)
+    // A rule whose words name no possessor ("has taken the top spot") tells the speaker's own.
+    const subject = subjectOf(match.groups.subject ?? 'I', subjectSpeaker)
     const value = rule.value
-      ? rule.value(match)
+      ? rule.value(match, text.slice(0, match.index), subjectSpeaker)
       : (match.groups.value?.replace(/^(?:honestly|ok|okay|so|well|yeah|ugh|lol),? /i, '') ?? null)
     if (!subject || !value) continue
-    const attribute =
-      rule.attribute === 'favorite'
-        ? `favorite:${normalizedFactValue(match.groups.thing ?? '')}`
-        : rule.attribute
+    const thing = normalizedFactValue(match.groups.thing ?? '')
+    const attribute = rule.attribute === 'favorite' && thing !== '' ? `favorite:${thing}` : rule.attribute
     const normalizedValue = normalizedFactValue(value)
     if (normalizedValue.length === 0) continue
     return { subject, attribute, value: normalizedValue, key: `${subject}|${attribute}` }

@@ -38,6 +38,31 @@ describe('factSlotOf', () => {
     expect(slot('My favourite band is The Cure these days.')).toBe('self|favorite:band=cure')
   })
 
+  it('reads a favourite told by reference: "it", an apposition, or without its kind', () => {
+    expect(slot("Watched Twin Peaks again and it's still Noor's favourite show.", 'Noor')).toBe(
+      'noor|favorite:show=twin peaks',
+    )
+    expect(
+      slot('Noor is rereading Middlemarch on the train, their favourite novel since college.', 'Noor'),
+    ).toBe('noor|favorite:novel=middlemarch')
+    expect(slot("The new Radiohead album floored Noor. It's Noor's favourite record now.", 'Noor')).toBe(
+      'noor|favorite:record=radiohead',
+    )
+    expect(slot("The night market blew Noor away. It's Noor's favourite spot now.", 'Noor')).toBe(
+      'noor|favorite:spot=night market',
+    )
+    // Without its kind: the kind is the favourite it replaced (factSupersession.ts).
+    expect(slot('Honestly Dune has overtaken Emma as Noor’s all time favourite.', 'Noor')).toBe(
+      'noor|favorite=dune',
+    )
+    expect(slot('Okay Blur has dethroned Oasis as their number one.', 'Noor')).toBe('noor|favorite=blur')
+    expect(slot('Pulp has taken the top spot, on repeat all week.', 'Noor')).toBe('noor|favorite=pulp')
+    // Someone's possessive is no favourite thing; "it" with nothing named before it tells nothing.
+    expect(slot("Reading to Omar's kids and it's still Noor's favourite book.", 'Noor')).toBeNull()
+    expect(slot("It's Noor's favourite show.", 'Noor')).toBeNull()
+    expect(slot("Noor watched Twin Peaks and it's not Noor's favourite show.", 'Noor')).toBeNull()
+  })
+
   it('states no fact for mentions, plans, questions, negations and pasts that are over', () => {
     expect(slot('Caroline visited Porto last summer.', 'Caroline')).toBeNull()
     expect(slot('Caroline wants to move to Porto.', 'Caroline')).toBeNull()

@@ -71,6 +71,12 @@ export interface MemoryStore {
    * the index first: a version stored a moment ago by another document must be seen.
    */
   factVersions(instanceId: string, scope: MemoryScopeFilter, keys: string[]): Promise<StoredMemory[]>
+  /** As factVersions, for every fact whose key starts so: a subject's favourites of any kind (`ana|favorite:`). */
+  factVersionsStartingWith(
+    instanceId: string,
+    scope: MemoryScopeFilter,
+    prefix: string,
+  ): Promise<StoredMemory[]>
   /**
    * A speaker's memories in one scope that state no fact and became true before `before`, the `limit` nearest to
    * `vector`, with vectors: the older statements a newly stated fact may supersede (factSupersession.ts).
@@ -99,6 +105,24 @@ function inScope(scope: MemoryScopeFilter): estypes.QueryDslQueryContainer[] {
 }
 
 export function createMemoryStore(client: Client, index: string = MEMORIES_ALIAS): MemoryStore {
+  async function versionsOfFacts(
+    instanceId: string,
+    scope: MemoryScopeFilter,
+    keys: estypes.QueryDslQueryContainer,
+  ): Promise<StoredMemory[]> {
+    await client.indices.refresh({ index })
+    const response = await client.search<StoredMemory>(
+      {
+        index,
+        size: 1000,
+        query: { bool: { filter: [{ term: { instance_id: instanceId } }, keys, ...inScope(scope)] } },
+        _source: { excludes: ['content_terms', 'context_terms'] },
+      },
+      { querystring: { _source_exclude_vectors: false } },
+    )
+    return sourcesOf(response.hits.hits)
+  }
+
   return {
     async get(id, options) {
       const response = await client.get<StoredMemory>(
@@ -132,25 +156,10 @@ export function createMemoryStore(client: Client, index: string = MEMORIES_ALIAS
     },
     async factVersions(instanceId, scope, keys) {
       if (keys.length === 0) return []
-      await client.indices.refresh({ index })
-      const response = await client.search<StoredMemory>(
-        {
-          index,
-          size: 1000,
-          query: {
-            bool: {
-              filter: [
-                { term: { instance_id: instanceId } },
-                { terms: { 'fact.key': keys } },
-                ...inScope(scope),
-              ],
-            },
-          },
-          _source: { excludes: ['content_terms', 'context_terms'] },
-        },
-        { querystring: { _source_exclude_vectors: false } },
-      )
-      return sourcesOf(response.hits.hits)
+      return versionsOfFacts(instanceId, scope, { terms: { 'fact.key': keys } })
+    },
+    async factVersionsStartingWith(instanceId, scope, prefix) {
+      return versionsOfFacts(instanceId, scope, { prefix: { 'fact.key': prefix } })
     },
     async unstatedVersions(instanceId, scope, query) {
       const limit = query.limit ?? 20
