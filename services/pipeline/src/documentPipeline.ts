@@ -36,9 +36,8 @@ import {
 } from '@memory-service/contracts'
 import { resolveEntities, type StoredEntity, type ResolvedStatement } from '@memory-service/domain'
 import { RetriesExhausted, withRetry, type RetryPolicy } from '@memory-service/domain'
-import { additiveAttributes, recognizeFact, validFromOf } from '@memory-service/domain'
+import { recognizeFact, validFromOf } from '@memory-service/domain'
 
-const isAdditive = (attribute: string) => (additiveAttributes as readonly string[]).includes(attribute)
 import {
   createFactSupersession,
   factsOf,
@@ -222,8 +221,9 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
       const id = memoryIdFor(accepted.ingestion_id, ordinal)
       const similarities = reader ? reader.read(vector) : {}
       const read = recognizeFact(statement.content, statement.speaker, similarities)
-      // Pets and sports are read at search time; a memory versions only a fact that has one value at a time.
-      const fact = read && !isAdditive(read.attribute) ? read : null
+      // Pets and sports are read at search time; one versions an older one only where the document says that one
+      // ended (factSupersession.ts).
+      const fact = read
       return [
         {
           type: 'memory_changed' as const,
@@ -534,12 +534,15 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
         )
       }
     }
-    // Versions of one fact are settled one document at a time (factSupersession.ts).
-    await withRetry(
-      () => facts.withKnownKinds(memories),
-      () => true,
-      settings.retry,
-    )
+    // Versions of one fact are settled one document at a time (factSupersession.ts). The model's decisions name
+    // their versions themselves; facts read by meaning get their keys from what the document says ended.
+    if (decided.targets.length === 0) {
+      await withRetry(
+        () => facts.withSettledKeys(memories),
+        () => true,
+        settings.retry,
+      )
+    }
     const stated = factsOf(memories)
     const release = await facts.lock(stated)
     try {

@@ -284,6 +284,26 @@ describe('supersession in the pipeline', () => {
     expect(stateOf('Arrival')).toEqual(['2023-06-01T09:00:00.000Z', null, null])
   })
 
+  it('ends a pet only where the document says it ended, and keeps every other pet', async () => {
+    const reader = { read: () => ({ pet: 0.8, not: 0.1 }) }
+    const { ingest, state } = world({ reader })
+    await ingest(
+      document('Leilani: My goldfish Bubbles turned 3 today.', '2022-03-01T09:00:00.000Z'),
+      document('Leilani: Our hamster escaped again, found him in the sofa.', '2022-04-01T09:00:00.000Z'),
+      document('Leilani: We adopted a cat named Miso.', '2022-05-01T09:00:00.000Z'),
+      document('Leilani: RIP Bubbles. We got a puppy, a corgi named Taro!', '2023-05-01T09:00:00.000Z'),
+      document('Leilani: Got a second cat, a kitten named Udon.', '2023-06-01T09:00:00.000Z'),
+      document('Leilani: The hamster passed away, so now we have two rabbits.', '2023-07-01T09:00:00.000Z'),
+    )
+    const stateOf = (words: string) =>
+      Object.entries(state()).find(([content]) => content.includes(words))?.[1]
+    expect(stateOf('Bubbles turned')?.[2]).toContain('Taro')
+    expect(stateOf('hamster escaped')?.[2]).toContain('rabbits')
+    expect(stateOf('Miso')?.[1]).toBeNull()
+    expect(stateOf('Taro')?.[1]).toBeNull()
+    expect(stateOf('Udon')?.[1]).toBeNull()
+  })
+
   it('leaves alone an older statement naming what someone else left, or what the speaker only plans to leave', async () => {
     const reader = { read: () => ({ residence: 0.05, employer: 0.05, pet: 0.5, not: 0.4 }) }
     const { ingest, state } = world({ reader })

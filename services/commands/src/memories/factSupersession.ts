@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { MemoryChanged } from '@memory-service/contracts'
 import {
+  additiveAttributes,
   endedValuesOf,
   isMeaningAttribute,
   normalizedFactValue,
@@ -65,6 +66,8 @@ export interface FactPorts {
 }
 
 const rounds = 3
+
+const isAdditive = (attribute: string) => (additiveAttributes as readonly string[]).includes(attribute)
 
 const wordsPattern = (words: string) =>
   new RegExp(
@@ -176,6 +179,8 @@ export function createFactSupersession(ports: FactPorts, now: () => Date) {
   ): Promise<StoredFactVersion[]> {
     const first = arriving[0]?.memory
     const [subject, attribute] = fact.key.split('|')
+    // A pet or a sport versions only the one the document says ended (withSettledKeys), never by meaning alone.
+    const additive = attribute !== undefined && isAdditive(attribute)
     const speaker = first?.speaker
     if (!ports.unstatedVersions || !first || !speaker || !subject || !attribute) return []
     if (speaker.toLowerCase() !== subject) return []
@@ -208,7 +213,7 @@ export function createFactSupersession(ports: FactPorts, now: () => Date) {
       // ("the hotfix at CD Projekt" once "I joined Revolut" arrives): the newer statement already names the attribute.
       const read = left
         ? { subject, attribute, value: normalizedFactValue(left.value), key: fact.key }
-        : meaning && similarities && !readsAsNoFact(similarities)
+        : meaning && !additive && similarities && !readsAsNoFact(similarities)
           ? recognizeFact(
               candidate.memory.content,
               speaker,
@@ -223,21 +228,39 @@ export function createFactSupersession(ports: FactPorts, now: () => Date) {
   }
 
   /**
-   * A favourite told without its kind ("Ghost has overtaken Metallica as my number one", "boygenius has taken the top
-   * spot") takes the kind of the favourite it replaced: the speaker's current favourite whose value the document says
-   * was replaced, else the speaker's only current kind of favourite. Without either it states no fact: a kind is what
-   * a question asks for ("What's Greta's favourite band?").
+   * Settles the keys of facts whose versions depend on what else the document says, before they are locked:
+   *
+   * - a favourite told without its kind ("Ghost has overtaken Metallica as my number one", "boygenius has taken the
+   *   top spot") takes the kind of the favourite it replaced: the speaker's current favourite whose value the document
+   *   says was replaced, else the speaker's only current kind of favourite. Without either it states no fact: a kind
+   *   is what a question asks for ("What's Greta's favourite band?");
+   * - a pet or a sport is no version of the last one (people have several), except of one the document says ended
+   *   ("RIP Bubbles, we got a puppy", "the hamster passed away … now we have two rabbits"): its key names what ended,
+   *   so only the statements of that one become its older versions. Otherwise it states no fact.
    */
-  async function withKnownKinds(memories: MemoryChanged[]): Promise<void> {
+  async function withSettledKeys(memories: MemoryChanged[]): Promise<void> {
     for (const { memory, instance_id } of memories) {
       const fact = memory.fact
-      if (fact?.attribute !== 'favorite') continue
+      if (!fact) continue
+      const additive = isAdditive(fact.attribute)
+      if (fact.attribute !== 'favorite' && !additive) continue
       const speaker = memory.speaker
       const ended = speaker
         ? memories
             .filter((other) => other.memory.speaker === speaker)
             .flatMap((other) => endedValuesOf(other.memory.content, speaker))
+            .filter(({ value }) => normalizedFactValue(value) !== fact.value)
         : []
+      if (additive) {
+        const left = ended[0]
+        if (left)
+          memory.fact = {
+            ...fact,
+            key: `${fact.subject}|${fact.attribute}|${normalizedFactValue(left.value)}`,
+          }
+        else delete memory.fact
+        continue
+      }
       const scope = { user_id: memory.scope.user_id, customer_id: memory.scope.customer_id }
       const stored = ports.factVersionsStartingWith
         ? await ports.factVersionsStartingWith(instance_id, scope, `${fact.subject}|favorite:`)
@@ -315,5 +338,5 @@ export function createFactSupersession(ports: FactPorts, now: () => Date) {
     return appended
   }
 
-  return { withKnownKinds, lock, supersede, reconcile }
+  return { withSettledKeys, lock, supersede, reconcile }
 }

@@ -185,17 +185,30 @@ function upgradedModel(statement: StatementView): Found | null {
   return match && model ? { value: model, at: match.index + match[0].length - model.length } : null
 }
 
-function lexiconValue(statement: StatementView, lexicon: readonly string[], withModel = false): Found | null {
-  const pattern = new RegExp(`\\b(?:${alternation(lexicon.join(' | '))})\\b`, 'gi')
-  let found: Found | null = null
+/** Every lexicon value the statement names and does not say was left, in order; `plural` takes "two rabbits" too. */
+function lexiconValues(
+  statement: StatementView,
+  lexicon: readonly string[],
+  options: { withModel?: boolean; plural?: boolean } = {},
+): Found[] {
+  const pattern = new RegExp(
+    `\\b(?:${alternation(lexicon.join(' | '))})${options.plural ? '(?:e?s)?' : ''}\\b`,
+    'gi',
+  )
+  const found: Found[] = []
   for (const match of statement.text.matchAll(pattern)) {
     if (leftBefore.test(statement.text.slice(Math.max(0, match.index - 40), match.index))) continue
-    const model = withModel
+    const model = options.withModel
       ? (modelName.exec(statement.text.slice(match.index + match[0].length))?.[0] ?? '')
       : ''
-    found = { value: `${match[0]}${model}`.trim(), at: match.index }
+    found.push({ value: `${match[0]}${model}`.trim(), at: match.index })
   }
   return found
+}
+
+/** The last lexicon value the statement names: news comes after its context. */
+function lexiconValue(statement: StatementView, lexicon: readonly string[], withModel = false): Found | null {
+  return lexiconValues(statement, lexicon, { withModel }).at(-1) ?? null
 }
 
 /** A make written as a name ("Honda", "VW Gol", "galaxy s21"): lower-case "mini" or "seat" are no cars. */
@@ -210,12 +223,14 @@ function ownedLexiconValue(
   lexicon: readonly string[],
   roleBefore: RegExp,
   roleAfter: RegExp,
+  plural = false,
 ): Found | null {
-  const found = lexiconValue(statement, lexicon)
-  if (!found) return null
-  const beforeText = statement.text.slice(Math.max(0, found.at - 30), found.at)
-  const afterText = statement.text.slice(found.at + found.value.length, found.at + found.value.length + 30)
-  return roleBefore.test(beforeText) || roleAfter.test(afterText) ? found : null
+  const owned = lexiconValues(statement, lexicon, { plural }).filter((found) => {
+    const beforeText = statement.text.slice(Math.max(0, found.at - 30), found.at)
+    const afterText = statement.text.slice(found.at + found.value.length, found.at + found.value.length + 30)
+    return roleBefore.test(beforeText) || roleAfter.test(afterText)
+  })
+  return owned.at(-1) ?? null
 }
 
 const dietBefore =
@@ -325,6 +340,8 @@ function residenceOf(statement: StatementView, lenient: Lenience): Found | null 
     nameCandidates(statement, lenient).filter(
       (candidate) =>
         !workplaceAfter.test(after(statement, candidate)) &&
+        // "settling in at edinburgh uni": a school named after its city.
+        !/^\s+(?:uni|university|college)\b/i.test(after(statement, candidate)) &&
         !travelledTo.test(before(statement, candidate, 30)) &&
         !workplaceIn.test(before(statement, candidate, 40)) &&
         // The recognizer types any name after "at" or "in" as a place; "settling in at Monzo" is a workplace.
@@ -511,7 +528,8 @@ const readings: AttributeReading[] = [
     attribute: 'pet',
     cues: petCues,
     value: (statement) => {
-      const kind = ownedLexiconValue(statement, petKinds, petBefore, petAfter)
+      // "The hamster passed away, so now we have two rabbits": the pets the speaker has now.
+      const kind = ownedLexiconValue(statement, petKinds, petBefore, petAfter, true)
       if (!kind) return null
       const named =
         /\b(?:named|called|(?:his|her|its) name(?: is|['’]s))\s+(?:(?:him|her|it|them)\s+)?(?<name>\p{Lu}[\p{L}'-]+)/u.exec(
@@ -638,15 +656,15 @@ function withQuestionApart(clause: string): string[] {
 }
 
 /**
- * Clauses of a statement, the reporting prefix ("Lukas said: ") taken off: sentences, parts after " - ", ";" or an
- * emoji (chat punctuates with them: "…into my new flat's windows 😅 tips for drafty old apartments?"), and a question
- * asked after a comma.
+ * Clauses of a statement, the reporting prefix ("Lukas said: ") taken off: sentences, parts after " - ", ";", ", so"
+ * or an emoji (chat punctuates with them: "…into my new flat's windows 😅 tips for drafty old apartments?"), and a
+ * question asked after a comma.
  */
 function clausesOf(content: string): string[] {
   return content
     .replace(/^[^:]{1,60}\b(?:said|asked):\s*/, '')
     .split(
-      /(?<=[.!?])\s+|\s+[-–—]\s+|;\s+|\s*\p{Extended_Pictographic}[\p{Extended_Pictographic}\u{FE0F}\u{200D}]*\s*/u,
+      /(?<=[.!?])\s+|\s+[-–—]\s+|;\s+|,\s+(?=so\s)|\s*\p{Extended_Pictographic}[\p{Extended_Pictographic}\u{FE0F}\u{200D}]*\s*/u,
     )
     .flatMap((clause) => withQuestionApart(clause.trim()))
     .map((clause) => clause.trim())

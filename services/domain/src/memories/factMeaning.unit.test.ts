@@ -108,6 +108,34 @@ describe('recognizeFact, by the kind of value and the words around it', () => {
     expect(fact('Are the trams in Oslo, with all the snow, running today?', 'Ola')).toBeNull()
   })
 
+  it('reads a statement before an emoji apart from a request after it', () => {
+    const sure = { residence: 0.9 }
+    expect(
+      recognizeFact('First winter in Tromsø in Ola’s new flat 🥶 tips for the dark?', 'Ola', sure)?.value,
+    ).toBe('tromsø')
+  })
+
+  it('reads the pets the speaker has now after one that died, in the clause after ", so"', () => {
+    const sure = { pet: 0.8, not: 0.1 }
+    expect(
+      recognizeFact(
+        'The parrot flew off and the kids cried all week, so now Ola has two kittens.',
+        'Ola',
+        sure,
+      ),
+    ).toMatchObject({ attribute: 'pet', value: 'kittens' })
+    expect(recognizeFact('Our neighbour has two kittens.', 'Ola', sure)).toBeNull()
+  })
+
+  it('reads a city before a school word as the school, not a residence', () => {
+    expect(
+      recognizeFact('Ola is settling in at oslo uni!', 'Ola', { residence: 0.8, school: 0.1 }),
+    ).toMatchObject({
+      attribute: 'school',
+      value: 'oslo uni',
+    })
+  })
+
   it('reads a job title with "manager" in it as the speaker\'s, and a workplace by what it pays', () => {
     expect(
       fact('Account manager at Zalando since May, Ola loves it.', 'Ola', { asVersionOf: 'employer' }),
