@@ -405,10 +405,17 @@ function schoolOf(statement: StatementView, lenient: Lenience): Found | null {
   return lower?.groups?.name && isKnownPlace(lower.groups.name) ? { value: lower[0], at: lower.index } : null
 }
 
+/** Words right before a name that make it a person whatever else it names: "seeing this guy Jordan", "my wife Georgia". */
+const partnerJustBefore =
+  /\b(?:seeing|dating|married to|engaged to|moved in with|(?:boyfriend|girlfriend|husband|wife|partner|fianc[ée]e?)(?: is)?)\s+(?:this (?:guy|girl|person)\s+|a (?:lovely )?(?:fella|guy|girl|woman|man) (?:called|named)\s+)?$/i
+
 function partnerOf(statement: StatementView, lenient: Lenience): Found | null {
   const people = nameCandidates(statement, lenient).filter(
     (candidate) =>
-      candidate.kind === 'person' || (candidate.kind === 'unknown' && !candidate.name.includes(' ')),
+      candidate.kind === 'person' ||
+      (candidate.kind === 'unknown' && !candidate.name.includes(' ')) ||
+      // A first name that is also a place ("Jordan", "Georgia", "Florence").
+      (candidate.kind === 'location' && partnerJustBefore.test(before(statement, candidate, 40))),
   )
   const together = people.filter((person) => {
     const around = statement.text.slice(Math.max(0, person.at - 40), person.at + person.name.length + 40)

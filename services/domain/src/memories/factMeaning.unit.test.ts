@@ -127,6 +127,19 @@ describe('recognizeFact, by the kind of value and the words around it', () => {
     expect(recognizeFact('Our neighbour has two kittens.', 'Ola', sure)).toBeNull()
   })
 
+  it('reads a first name that is also a place as the partner after "seeing" or "my wife"', () => {
+    expect(fact('Been seeing this guy Jordan since the spring.', 'Ola', { asVersionOf: 'partner' })).toBe(
+      'partner=jordan',
+    )
+    expect(
+      fact('Ola moved in with her boyfriend Florian, not Florence.', 'Ola', { asVersionOf: 'partner' }),
+    ).toBe('partner=florian')
+    expect(fact('Ola has been dating Georgia since May.', 'Ola', { asVersionOf: 'partner' })).toBe(
+      'partner=georgia',
+    )
+    expect(fact('Ola had a week in Jordan with friends.', 'Ola', { asVersionOf: 'partner' })).toBeNull()
+  })
+
   it('reads a city before a school word as the school, not a residence', () => {
     expect(
       recognizeFact('Ola is settling in at oslo uni!', 'Ola', { residence: 0.8, school: 0.1 }),
