@@ -262,4 +262,32 @@ describe('a change told in other words (issue 30)', () => {
     })
     expect(now.results[0]?.id).toBe(moved.memoryId)
   })
+
+  it('ends a pet the speaker says died, keeps the other, and answers with the new one named', async () => {
+    const userId = uniqueName('lani')
+    const goldfish = await remember(userId, {
+      text: 'Lani: My goldfish Bubbles turned 6 today, he is getting slow.',
+      at: '2022-03-01T09:00:00.000Z',
+    })
+    const cat = await remember(userId, {
+      text: 'Lani: We also adopted a grumpy cat named Miso.',
+      at: '2022-06-01T09:00:00.000Z',
+    })
+    await remember(userId, {
+      text: 'Lani: RIP Bubbles. But we got a puppy!! An 8 week old corgi named Taro, he already ate a sock.',
+      at: '2023-05-01T09:00:00.000Z',
+    })
+    const ended = await eventually(async () => {
+      const memory = await client.memories.get(goldfish.memoryId)
+      return memory.superseded_by ? memory : undefined
+    }, 30_000)
+    expect(ended.valid_to).toBe('2023-05-01T09:00:00.000Z')
+    expect((await client.memories.get(cat.memoryId)).superseded_by ?? null).toBeNull()
+    const now = await client.memories.search({
+      query: "What's the name of Lani's pet now?",
+      user_id: userId,
+      limit: 5,
+    })
+    expect(now.results[0]?.content).toContain('Taro')
+  })
 })

@@ -805,10 +805,10 @@ const endedBeforeValue =
 const nameContinues = /^(?:\s+\p{Lu}[\p{L}\d'’-]*)*/u
 /** The same, the value first: "the hamster passed away", "the office has officially been dethroned". */
 const endedAfterValue =
-  /(\p{L}[\p{L}\d'’-]*)\s+(?:passed away|died|(?:has|have|was)\s+(?:officially\s+|finally\s+)?(?:been\s+)?dethroned)\b/giu
+  /(\p{L}[\p{L}\d'’-]*)\s+(?:passed(?: away| on)?(?=\s+(?:in|at|on|last|this|over|yesterday|today)\b|\s*[.,!]|\s*$)|died|(?:has|have|was)\s+(?:officially\s+|finally\s+)?(?:been\s+)?dethroned|(?:now\s+)?(?:went to live|goes to live|stays|lives|is living|is staying)\s+with\s+(?:my|our|their|his|her|the|\p{Lu}\p{L}+['’]s)\s+(?:parents|mum|mom|dad|grandparents|gran|grandma|family|ex|sister|brother|cousin|neighbou?rs?)\b)/giu
 /** Words that follow such verbs without naming what ended: "left in june", "quit last week", "left work early". */
 const notAnEndedValue =
-  /^(?:in|at|on|for|to|it|that|this|them|him|her|me|us|you|and|but|so|a|an|after|before|last|early|late|work|home|school|town|the|job|jobs|everything|all|behind|out|off|up|over|again|today|yesterday|lol|haha|lmao|omg)$/i
+  /^(?:in|at|on|for|to|it|that|this|them|him|her|me|us|you|he|she|they|we|i|who|which|and|but|so|a|an|after|before|last|early|late|work|home|school|town|the|job|jobs|everything|all|behind|out|off|up|over|again|today|yesterday|lol|haha|lmao|omg)$/i
 
 /**
  * What a statement says its speaker ended, left, sold, split from or lost — the value a fact had before the one it

@@ -271,6 +271,14 @@ describe('what a statement says its speaker ended', () => {
     expect(endedValuesOf('RIP Bubbles 🐟 but we got a puppy!!', 'Leilani')).toEqual([
       { value: 'Bubbles', named: true },
     ])
+    // A pet that died or went to live elsewhere.
+    expect(endedValuesOf('Biscuit passed in may, so now we have a kitten.', 'Ana')).toEqual([
+      { value: 'Biscuit', named: false },
+    ])
+    expect(endedValuesOf("Sadly Rex now lives with Ana's parents on the farm.", 'Ana')).toEqual([
+      { value: 'Rex', named: true },
+    ])
+    expect(endedValuesOf('Ana passed the driving test and he stays with my parents.', 'Ana')).toEqual([])
   })
 
   it("finds nothing ended in a plan, a denial, a question, someone else's news, or words that name nothing", () => {

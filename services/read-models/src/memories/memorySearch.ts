@@ -136,12 +136,19 @@ const statedFactsFirst = 2
 /** How many of the best results are read for an unrecognized statement of the asked attribute. */
 const readingDepth = 10
 
-/** The statements of the asked fact, newest first, each once, as many as lead the results. */
-function newestStatingFirst(stating: Hit[]): Hit[] {
+/**
+ * The statements of the asked fact, newest first, each once, as many as lead the results; of statements made at one
+ * moment (one message: "RIP Bubbles, we got a puppy!!", "a corgi named Taro"), the one the search ranks higher.
+ */
+function newestStatingFirst(stating: Hit[], ranking: Hit[]): Hit[] {
   const seen = new Set<string>()
+  const rank = (hit: Hit) => {
+    const at = ranking.findIndex(({ memory }) => memory.id === hit.memory.id)
+    return at === -1 ? ranking.length : at
+  }
   return stating
     .filter(({ memory }) => !seen.has(memory.id) && seen.add(memory.id))
-    .sort((a, b) => Date.parse(b.memory.valid_from) - Date.parse(a.memory.valid_from))
+    .sort((a, b) => Date.parse(b.memory.valid_from) - Date.parse(a.memory.valid_from) || rank(a) - rank(b))
     .slice(0, statedFactsFirst)
 }
 
@@ -635,7 +642,9 @@ export function createMemorySearch(deps: {
         request.include_superseded === true
           ? supersededWeighedDown(outcome.hits, request.as_of, tuning.superseded)
           : outcome.hits
-      const leading = asked?.current ? newestStatingFirst([...stated, ...readAsStating(hits, asked)]) : stated
+      const leading = asked?.current
+        ? newestStatingFirst([...stated, ...readAsStating(hits, asked)], hits)
+        : stated
       // A question about someone's attribute is answered by a statement, not by a question or a request they made.
       const answering = asked ? [...hits.filter((hit) => !asks(hit)), ...hits.filter(asks)] : hits
       return { ...outcome, hits: withStatedFactsFirst(answering, leading, request.limit) }
