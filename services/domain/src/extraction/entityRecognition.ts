@@ -4,6 +4,7 @@
  * sentence counts only when the document knows it as a name or the gazetteer does.
  */
 import { entityKey } from './entityNames.js'
+import { knownOrganizations } from './knownOrganizations.js'
 import { worldCities } from './worldCities.js'
 import type { EntityType, RecognizedEntity, RecognizedRelation } from './extraction.js'
 import { explicitDatesIn, type ResolvedDate } from './relativeDates.js'
@@ -46,6 +47,8 @@ const worldCityKeys = new Set(worldCities.split('|'))
 const organizations = split(
   'google|apple|microsoft|amazon|facebook|meta|instagram|twitter|youtube|netflix|spotify|tiktok|reddit|linkedin|uber|lyft|airbnb|tesla|ibm|intel|nvidia|samsung|sony|nintendo|disney|pixar|starbucks|walmart|target|costco|ikea|nike|adidas|openai|nasa|fbi|cia|un|unicef|who|red cross|peace corps|whatsapp|zoom|slack|github|paypal|ebay|etsy|pinterest|snapchat|discord|twitch|hbo|bbc|cnn|nfl|nba|mlb|nhl|fifa|uefa|harvard|stanford|mit|oxford|cambridge|yale|princeton',
 )
+// Employers the world over ("Novo Nordisk", "Mercado Libre", "Zomato"), as entity keys ("booking.com" → "booking com").
+const employers = new Set(knownOrganizations.split('|').map(entityKey))
 
 // Holidays and recurring events whose name carries no cue word.
 const holidays = split(
@@ -140,7 +143,7 @@ function typeOfSpan(words: readonly string[], before: string, context: Classific
   // The speaker is certainly a person; other known people come from vocatives, which a place can look like.
   if (key === context.speakerKey) return 'person'
   if (holidays.has(key)) return 'event'
-  if (organizations.has(key)) return 'organization'
+  if (organizations.has(key) || employers.has(key)) return 'organization'
   if (places.has(key)) return 'location'
   if (context.knownPeopleKeys.has(key)) return 'person'
   if (worldCityKeys.has(key)) return 'location'
@@ -253,6 +256,7 @@ export function recognizeMentions(text: string, context: RecognitionContext): En
       places.has(key) ||
       worldCityKeys.has(key) ||
       organizations.has(key) ||
+      employers.has(key) ||
       holidays.has(key)
     // "Anna and Tom visited": a sentence-initial word coordinated with a name is a name too.
     const coordinated =

@@ -50,6 +50,17 @@ describe('recognizeMentions', () => {
     expect(entitiesIn('Nice weather today. Reading helps.')).toEqual([])
   })
 
+  it("knows the world's employers, at a sentence start too, and no English word among them", () => {
+    expect(
+      entitiesIn('Novo Nordisk has the best canteen. Mercado Libre and Booking.com are hiring.'),
+    ).toEqual([
+      { name: 'Novo Nordisk', type: 'organization' },
+      { name: 'Mercado Libre', type: 'organization' },
+      { name: 'Booking.com', type: 'organization' },
+    ])
+    expect(entitiesIn('Grab a coffee. Shell out for it. Ford the river.')).toEqual([])
+  })
+
   it('types spans by suffix, honorific, gazetteer and the words before them', () => {
     expect(
       entitiesIn(
