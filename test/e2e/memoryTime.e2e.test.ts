@@ -263,7 +263,7 @@ describe('a change told in other words (issue 30)', () => {
     expect(now.results[0]?.id).toBe(moved.memoryId)
   })
 
-  it('ends a pet the speaker says died, keeps the other, and answers with the new one named', async () => {
+  it('ends a pet the speaker says died, keeps the others, and answers with the new one by its name', async () => {
     const userId = uniqueName('lani')
     const goldfish = await remember(userId, {
       text: 'Lani: My goldfish Bubbles turned 6 today, he is getting slow.',
@@ -273,8 +273,12 @@ describe('a change told in other words (issue 30)', () => {
       text: 'Lani: We also adopted a grumpy cat named Miso.',
       at: '2022-06-01T09:00:00.000Z',
     })
+    const canteen = await remember(userId, {
+      text: 'Lani: The canteen at Google is honestly the best part of the job.',
+      at: '2022-07-01T09:00:00.000Z',
+    })
     await remember(userId, {
-      text: 'Lani: RIP Bubbles. But we got a puppy!! An 8 week old corgi named Taro, he already ate a sock.',
+      text: 'Lani: Left Google in march. RIP Bubbles. But we got a puppy!! An 8 week old corgi named Taro, he already ate a sock.',
       at: '2023-05-01T09:00:00.000Z',
     })
     const ended = await eventually(async () => {
@@ -283,6 +287,8 @@ describe('a change told in other words (issue 30)', () => {
     }, 30_000)
     expect(ended.valid_to).toBe('2023-05-01T09:00:00.000Z')
     expect((await client.memories.get(cat.memoryId)).superseded_by ?? null).toBeNull()
+    // What else the message says ended is no pet: the workplace's statement is not ended by the puppy.
+    expect((await client.memories.get(canteen.memoryId)).superseded_by ?? null).toBeNull()
     const now = await client.memories.search({
       query: "What's the name of Lani's pet now?",
       user_id: userId,

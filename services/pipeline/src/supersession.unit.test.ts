@@ -47,6 +47,7 @@ function world(
   options: {
     reader?: { read: (vector: readonly number[]) => Record<string, number> }
     decider?: FactDecider
+    embedder?: Embedder
   } = {},
 ) {
   const log: MemoryChanged[] = []
@@ -55,7 +56,7 @@ function world(
   const pipeline = createDocumentPipeline(
     {
       extractor: createBuiltinExtractor(),
-      embedder,
+      embedder: options.embedder ?? embedder,
       knownEntities: async () => [],
       jobStatus: async () => null,
       publishJob: async () => undefined,
@@ -285,13 +286,25 @@ describe('supersession in the pipeline', () => {
   })
 
   it('ends a pet only where the document says it ended, and keeps every other pet', async () => {
-    const reader = { read: () => ({ pet: 0.8, not: 0.1 }) }
-    const { ingest, state } = world({ reader })
+    // Statements about work read as about the employer, the rest as about a pet.
+    const aboutWork: Embedder = {
+      ...embedder,
+      embed: async (texts) => texts.map((text) => (/google/i.test(text) ? [0, 1, 0] : [1, 0, 0])),
+    }
+    const reader = {
+      read: (vector: readonly number[]): Record<string, number> =>
+        vector[1] === 1 ? { employer: 0.8, not: 0.1 } : { pet: 0.8, not: 0.1 },
+    }
+    const { ingest, state } = world({ reader, embedder: aboutWork })
     await ingest(
+      document('Leilani: the google canteen food is the best part of the week.', '2022-02-01T09:00:00.000Z'),
       document('Leilani: My goldfish Bubbles turned 3 today.', '2022-03-01T09:00:00.000Z'),
       document('Leilani: Our hamster escaped again, found him in the sofa.', '2022-04-01T09:00:00.000Z'),
       document('Leilani: We adopted a cat named Miso.', '2022-05-01T09:00:00.000Z'),
-      document('Leilani: RIP Bubbles. We got a puppy, a corgi named Taro!', '2023-05-01T09:00:00.000Z'),
+      document(
+        'Leilani: Left Google in march. RIP Bubbles. We got a puppy, a corgi named Taro!',
+        '2023-05-01T09:00:00.000Z',
+      ),
       document('Leilani: Got a second cat, a kitten named Udon.', '2023-06-01T09:00:00.000Z'),
       document('Leilani: The hamster passed away, so now we have two rabbits.', '2023-07-01T09:00:00.000Z'),
     )
@@ -302,6 +315,8 @@ describe('supersession in the pipeline', () => {
     expect(stateOf('Miso')?.[1]).toBeNull()
     expect(stateOf('Taro')?.[1]).toBeNull()
     expect(stateOf('Udon')?.[1]).toBeNull()
+    // What else the message says ended is no pet: the statement about work stays current.
+    expect(stateOf('canteen')?.[1]).toBeNull()
   })
 
   it('leaves alone an older statement naming what someone else left, or what the speaker only plans to leave', async () => {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import type { MemoryChanged } from '@memory-service/contracts'
 import {
-  additiveAttributes,
   endedValuesOf,
+  isAdditiveAttribute,
   isMeaningAttribute,
   normalizedFactValue,
   readsAsAbout,
@@ -66,8 +66,6 @@ export interface FactPorts {
 }
 
 const rounds = 3
-
-const isAdditive = (attribute: string) => (additiveAttributes as readonly string[]).includes(attribute)
 
 const wordsPattern = (words: string) =>
   new RegExp(
@@ -180,7 +178,7 @@ export function createFactSupersession(ports: FactPorts, now: () => Date) {
     const first = arriving[0]?.memory
     const [subject, attribute] = fact.key.split('|')
     // A pet or a sport versions only the one the document says ended (withSettledKeys), never by meaning alone.
-    const additive = attribute !== undefined && isAdditive(attribute)
+    const additive = attribute !== undefined && isAdditiveAttribute(attribute)
     const speaker = first?.speaker
     if (!ports.unstatedVersions || !first || !speaker || !subject || !attribute) return []
     if (speaker.toLowerCase() !== subject) return []
@@ -203,11 +201,14 @@ export function createFactSupersession(ports: FactPorts, now: () => Date) {
       const similarities = reader?.read(candidate.memory.embedding.vector) ?? null
       const about = meaning !== undefined && similarities !== null && readsAsAbout(meaning, similarities)
       // A name is enough; a common word ("keto", "the hobbit") only where the statement reads as about the attribute
-      // or writes it as a name ("Reading The Hobbit to my nephew").
+      // or writes it as a name ("Reading The Hobbit to my nephew"). A pet or a sport only in a statement about one:
+      // "Left Google, so we finally adopted a dog" ends no statement about Google.
       const left = ended.find(({ value, named }) =>
-        named || about
-          ? mentionsWords(candidate.memory.content, value)
-          : writesAsName(candidate.memory.content, value),
+        additive
+          ? about && mentionsWords(candidate.memory.content, value)
+          : named || about
+            ? mentionsWords(candidate.memory.content, value)
+            : writesAsName(candidate.memory.content, value),
       )
       // Read as a version when the reader finds it about the attribute, or when its words show a value's role
       // ("the hotfix at CD Projekt" once "I joined Revolut" arrives): the newer statement already names the attribute.
@@ -242,7 +243,7 @@ export function createFactSupersession(ports: FactPorts, now: () => Date) {
     for (const { memory, instance_id } of memories) {
       const fact = memory.fact
       if (!fact) continue
-      const additive = isAdditive(fact.attribute)
+      const additive = isAdditiveAttribute(fact.attribute)
       if (fact.attribute !== 'favorite' && !additive) continue
       const speaker = memory.speaker
       const ended = speaker

@@ -730,6 +730,10 @@ export function readsAsNoFact(similarities: AttributeSimilarities): boolean {
  */
 export const additiveAttributes: readonly MeaningAttribute[] = ['pet', 'sport']
 
+/** Whether a fact's attribute is one people have several of at once (additiveAttributes). */
+export const isAdditiveAttribute = (attribute: string): boolean =>
+  (additiveAttributes as readonly string[]).includes(attribute)
+
 export interface RecognitionOptions {
   /**
    * Read the statement as a version of this attribute only, needing no cue word: a newer statement of the attribute

@@ -136,9 +136,18 @@ const statedFactsFirst = 2
 /** How many of the best results are read for an unrecognized statement of the asked attribute. */
 const readingDepth = 10
 
+/** Whether a memory's fact value is a name its content writes ("a corgi named Taro"), not a kind ("a puppy"). */
+function namesItsValue({ memory }: Hit): boolean {
+  const value = memory.fact?.value
+  if (!value) return false
+  const at = memory.content.toLowerCase().indexOf(value)
+  return at >= 0 && /^\p{Lu}/u.test(memory.content.slice(at))
+}
+
 /**
  * The statements of the asked fact, newest first, each once, as many as lead the results; of statements made at one
- * moment (one message: "RIP Bubbles, we got a puppy!!", "a corgi named Taro"), the one the search ranks higher.
+ * moment (one message: "RIP Bubbles, we got a puppy!!", "a corgi named Taro"), one that names its value, then the
+ * one the search ranks higher.
  */
 function newestStatingFirst(stating: Hit[], ranking: Hit[]): Hit[] {
   const seen = new Set<string>()
@@ -148,7 +157,12 @@ function newestStatingFirst(stating: Hit[], ranking: Hit[]): Hit[] {
   }
   return stating
     .filter(({ memory }) => !seen.has(memory.id) && seen.add(memory.id))
-    .sort((a, b) => Date.parse(b.memory.valid_from) - Date.parse(a.memory.valid_from) || rank(a) - rank(b))
+    .sort(
+      (a, b) =>
+        Date.parse(b.memory.valid_from) - Date.parse(a.memory.valid_from) ||
+        Number(namesItsValue(b)) - Number(namesItsValue(a)) ||
+        rank(a) - rank(b),
+    )
     .slice(0, statedFactsFirst)
 }
 
