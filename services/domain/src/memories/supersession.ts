@@ -24,12 +24,20 @@ function chronological(a: FactVersion, b: FactVersion): number {
   return byTime !== 0 ? byTime : a.id < b.id ? -1 : a.id > b.id ? 1 : 0
 }
 
-/** The validity every version of one fact should have. */
+/**
+ * The validity every version of one fact should have. Versions that became true at the same moment end none of each
+ * other: one message's statements of one fact ("we got a puppy!!", "a corgi named Taro") hold together.
+ */
 export function validityOfVersions(versions: readonly FactVersion[]): Map<string, Validity> {
   const ordered = [...versions].sort(chronological)
   const validity = new Map<string, Validity>()
   ordered.forEach((version, index) => {
-    const successor = ordered.slice(index + 1).find((later) => later.value !== version.value)
+    const successor = ordered
+      .slice(index + 1)
+      .find(
+        (later) =>
+          later.value !== version.value && Date.parse(later.valid_from) > Date.parse(version.valid_from),
+      )
     validity.set(version.id, {
       valid_to: successor ? successor.valid_from : null,
       superseded_by: successor ? successor.id : null,

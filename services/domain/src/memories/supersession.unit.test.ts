@@ -49,14 +49,26 @@ describe('validityOfVersions', () => {
     }
   })
 
-  it('orders versions of the same moment by id, whichever came first', () => {
+  it('lets versions of the same moment hold together, and a later one end both, whichever came first', () => {
+    // One message's statements of one fact: "we got a puppy!!", "a corgi named Taro".
     const a = version('mem_1', 'x', '2024-01-01T00:00:00.000Z')
     const b = version('mem_2', 'y', '2024-01-01T00:00:00.000Z')
-    expect(validityOfVersions([b, a]).get('mem_1')).toEqual({
-      valid_to: a.valid_from,
-      superseded_by: 'mem_2',
+    const c = version('mem_3', 'z', '2025-01-01T00:00:00.000Z')
+    for (const order of [
+      [a, b],
+      [b, a],
+    ]) {
+      expect(validityOfVersions(order).get('mem_1')).toEqual({ valid_to: null, superseded_by: null })
+      expect(validityOfVersions(order).get('mem_2')).toEqual({ valid_to: null, superseded_by: null })
+    }
+    expect(validityOfVersions([c, b, a]).get('mem_1')).toEqual({
+      valid_to: c.valid_from,
+      superseded_by: 'mem_3',
     })
-    expect(validityOfVersions([a, b]).get('mem_2')).toEqual({ valid_to: null, superseded_by: null })
+    expect(validityOfVersions([a, c, b]).get('mem_2')).toEqual({
+      valid_to: c.valid_from,
+      superseded_by: 'mem_3',
+    })
   })
 })
 
