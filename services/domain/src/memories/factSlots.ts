@@ -57,7 +57,7 @@ const openingWord = /^(?:the|a|an|ok|okay|so|honestly|and|but|just)$/i
 const openingVerb = /^\p{L}+(?:ing|ed)$/iu
 /** Names written in a text: capitalized words and what joins them ("Season 14 of Grey's Anatomy", "Jane Eyre"). */
 const writtenName = new RegExp(
-  `\\p{Lu}[\\p{L}0-9&'’.-]*(?: (?:[A-Z0-9&][\\p{L}0-9&'’.-]*|of|and|de|la|le|the))*`,
+  `\\p{Lu}[\\p{L}0-9&'’.-]*(?: (?:[\\p{Lu}0-9&][\\p{L}0-9&'’.-]*|of|and|de|la|le|the))*`,
   'gu',
 )
 
@@ -161,7 +161,7 @@ const rules: Rule[] = [
       `(?:\\b(?:[Ii]t|[Tt]his|[Tt]hat)(?:'s|’s| is) (?:now |still |officially |definitely |easily |honestly )?|, )${possessor} ${favoriteWord} (?<thing>[a-z]+)(?= now| these days| nowadays| at the moment| of all time| ever| since|[.,!;]| and | but |$)`,
       'u',
     ),
-    value: (match, before, speaker) => referencedThing(before, speaker),
+    value: (_match, before, speaker) => referencedThing(before, speaker),
   },
   {
     // "Ghost has overtaken Metallica as my number one", "boygenius has taken the top spot": a favourite whose kind is
