@@ -50,6 +50,13 @@ async function validityOf(userId: string) {
   )
 }
 
+/** Supersession settles once the new memory is visible: resolves with the memory once something has ended it. */
+const supersededOnceSettled = (memoryId: string) =>
+  eventually(async () => {
+    const memory = await client.memories.get(memoryId)
+    return memory.superseded_by ? memory : undefined
+  }, 30_000)
+
 const where = (userId: string, extra: { as_of?: string; include_superseded?: boolean } = {}) =>
   client.memories.search({ query: 'Where does Ana live?', user_id: userId, limit: 5, ...extra })
 
@@ -226,11 +233,7 @@ describe('a change told in other words (issue 30)', () => {
       text: 'Tomasz: First week at Revolut done, the team is great.',
       at: '2023-01-09T09:00:00.000Z',
     })
-    // Supersession settles once the new memory is visible: wait for the older one to be ended.
-    const ended = await eventually(async () => {
-      const memory = await client.memories.get(before.memoryId)
-      return memory.superseded_by ? memory : undefined
-    }, 30_000)
+    const ended = await supersededOnceSettled(before.memoryId)
     expect(ended).toMatchObject({ superseded_by: after.memoryId, valid_to: '2023-01-09T09:00:00.000Z' })
     const now = await client.memories.search({
       query: 'Where does Tomasz work now?',
@@ -281,10 +284,7 @@ describe('a change told in other words (issue 30)', () => {
       text: 'Lani: Left Google in march. RIP Bubbles. But we got a puppy!! An 8 week old corgi named Taro, he already ate a sock.',
       at: '2023-05-01T09:00:00.000Z',
     })
-    const ended = await eventually(async () => {
-      const memory = await client.memories.get(goldfish.memoryId)
-      return memory.superseded_by ? memory : undefined
-    }, 30_000)
+    const ended = await supersededOnceSettled(goldfish.memoryId)
     expect(ended.valid_to).toBe('2023-05-01T09:00:00.000Z')
     expect((await client.memories.get(cat.memoryId)).superseded_by ?? null).toBeNull()
     // What else the message says ended is no pet: the workplace's statement is not ended by the puppy.

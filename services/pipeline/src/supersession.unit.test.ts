@@ -53,6 +53,18 @@ function world(
   const log: MemoryChanged[] = []
   const reader = options.reader ?? { read: () => ({}) }
   const projected = new Map<string, MemoryChanged>()
+  /** The projection's memories of one instance and user that match, as the stores' reads return them. */
+  const projectedIn = (
+    instanceId: string,
+    scope: { user_id: string | null },
+    matches: (memory: MemoryChanged['memory']) => boolean,
+  ) =>
+    [...projected.values()]
+      .filter(
+        ({ memory }) =>
+          memory.instance_id === instanceId && memory.scope.user_id === scope.user_id && matches(memory),
+      )
+      .map(({ version, memory }) => ({ version, memory }))
   const pipeline = createDocumentPipeline(
     {
       extractor: createBuiltinExtractor(),
@@ -70,45 +82,28 @@ function world(
       publishUsage: async () => undefined,
       awaitProjected: async () => true,
       factVersions: async (instanceId, scope, keys) =>
-        [...projected.values()]
-          .filter(
-            ({ memory }) =>
-              memory.instance_id === instanceId &&
-              memory.scope.user_id === scope.user_id &&
-              memory.fact !== undefined &&
-              keys.includes(memory.fact.key),
-          )
-          .map(({ version, memory }) => ({ version, memory })),
+        projectedIn(
+          instanceId,
+          scope,
+          (memory) => memory.fact !== undefined && keys.includes(memory.fact.key),
+        ),
       factVersionsStartingWith: async (instanceId, scope, prefix) =>
-        [...projected.values()]
-          .filter(
-            ({ memory }) =>
-              memory.instance_id === instanceId &&
-              memory.scope.user_id === scope.user_id &&
-              memory.fact?.key.startsWith(prefix) === true,
-          )
-          .map(({ version, memory }) => ({ version, memory })),
+        projectedIn(instanceId, scope, (memory) => memory.fact?.key.startsWith(prefix) === true),
       unstatedVersions: async (instanceId, scope, query) =>
-        [...projected.values()]
-          .filter(
-            ({ memory }) =>
-              memory.instance_id === instanceId &&
-              memory.scope.user_id === scope.user_id &&
-              memory.speaker === query.speaker &&
-              memory.fact === undefined &&
-              (memory.valid_from ?? '') < query.before,
-          )
-          .map(({ version, memory }) => ({ version, memory })),
+        projectedIn(
+          instanceId,
+          scope,
+          (memory) =>
+            memory.speaker === query.speaker &&
+            memory.fact === undefined &&
+            (memory.valid_from ?? '') < query.before,
+        ),
       ...(options.reader ? { attributeReader: async () => reader } : {}),
       ...(options.decider
         ? {
             factDecider: options.decider,
             nearestMemories: async (instanceId: string, scope: { user_id: string | null }) =>
-              [...projected.values()]
-                .filter(
-                  ({ memory }) => memory.instance_id === instanceId && memory.scope.user_id === scope.user_id,
-                )
-                .map(({ version, memory }) => ({ version, memory })),
+              projectedIn(instanceId, scope, () => true),
           }
         : {}),
       deadLetters: { write: async () => undefined },

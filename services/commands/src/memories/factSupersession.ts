@@ -4,6 +4,7 @@ import {
   endedValuesOf,
   isAdditiveAttribute,
   isMeaningAttribute,
+  needsItsMessageToSettle,
   normalizedFactValue,
   readsAsAbout,
   readsAsNoFact,
@@ -113,6 +114,26 @@ export function factsOf(events: MemoryChanged[]): FactOf[] {
   return [...facts.values()]
 }
 
+type EndedValues = ReturnType<typeof endedValuesOf>
+
+/**
+ * What each speaker's statements among these memories say was left or ended ("I left Shopee", "RIP Bubbles"), read
+ * once per speaker however many of their memories ask.
+ */
+function endedValuesBySpeaker(memories: MemoryChanged[]): (speaker: string) => EndedValues {
+  const bySpeaker = new Map<string, EndedValues>()
+  return (speaker) => {
+    let ended = bySpeaker.get(speaker)
+    if (!ended) {
+      ended = memories
+        .filter(({ memory }) => memory.speaker === speaker)
+        .flatMap(({ memory }) => endedValuesOf(memory.content, speaker))
+      bySpeaker.set(speaker, ended)
+    }
+    return ended
+  }
+}
+
 const nameOf = (fact: FactOf) =>
   JSON.stringify([fact.instanceId, fact.scope.user_id, fact.scope.customer_id, fact.key])
 
@@ -172,8 +193,8 @@ export function createFactSupersession(ports: FactPorts, now: () => Date) {
     fact: FactOf,
     arriving: MemoryChanged[],
     newIds: Set<string>,
-    /** The document's new memories: a statement beside the fact may say what it replaced. */
-    told: MemoryChanged[],
+    /** What the speakers of the document's new memories say was left: it may be what the fact replaced. */
+    endedBy: (speaker: string) => EndedValues,
   ): Promise<StoredFactVersion[]> {
     const first = arriving[0]?.memory
     const [subject, attribute] = fact.key.split('|')
@@ -185,9 +206,7 @@ export function createFactSupersession(ports: FactPorts, now: () => Date) {
     // What the new statement, or another of the speaker's in its document, says was left ("I left Shopee", "the
     // office has officially been dethroned. Severance is my favourite show now"): an older statement naming it had
     // that value.
-    const ended = told
-      .filter(({ memory }) => memory.speaker === speaker)
-      .flatMap(({ memory }) => endedValuesOf(memory.content, speaker))
+    const ended = endedBy(speaker)
     const meaning = isMeaningAttribute(attribute) ? attribute : undefined
     const reader = meaning && ports.attributeReader ? await ports.attributeReader().catch(() => null) : null
     if (!reader && ended.length === 0) return []
@@ -240,19 +259,15 @@ export function createFactSupersession(ports: FactPorts, now: () => Date) {
    *   so only the statements of that one become its older versions. Otherwise it states no fact.
    */
   async function withSettledKeys(memories: MemoryChanged[]): Promise<void> {
+    const endedBy = endedValuesBySpeaker(memories)
     for (const { memory, instance_id } of memories) {
       const fact = memory.fact
-      if (!fact) continue
-      const additive = isAdditiveAttribute(fact.attribute)
-      if (fact.attribute !== 'favorite' && !additive) continue
+      if (!fact || !needsItsMessageToSettle(fact.attribute)) continue
       const speaker = memory.speaker
       const ended = speaker
-        ? memories
-            .filter((other) => other.memory.speaker === speaker)
-            .flatMap((other) => endedValuesOf(other.memory.content, speaker))
-            .filter(({ value }) => normalizedFactValue(value) !== fact.value)
+        ? endedBy(speaker).filter(({ value }) => normalizedFactValue(value) !== fact.value)
         : []
-      if (additive) {
+      if (isAdditiveAttribute(fact.attribute)) {
         const left = ended[0]
         if (left)
           memory.fact = {
@@ -293,11 +308,12 @@ export function createFactSupersession(ports: FactPorts, now: () => Date) {
     const newIds = new Set(memories.map(({ memory_id }) => memory_id))
     const at = now().toISOString()
     const updates: MemoryChanged[] = []
+    const endedBy = endedValuesBySpeaker(memories)
     for (const fact of factsOf(memories)) {
       const arriving = memories.filter(({ memory }) => memory.fact?.key === fact.key)
       const stored = (await storedVersions(fact)).filter(({ memory }) => !newIds.has(memory.id))
       const given = named.filter(({ memory }) => memory.fact?.key === fact.key && !newIds.has(memory.id))
-      const read = given.length > 0 ? [] : await unstated(fact, arriving, newIds, memories)
+      const read = given.length > 0 ? [] : await unstated(fact, arriving, newIds, endedBy)
       const earlier = [
         ...stored.filter(({ memory }) => !given.some((other) => other.memory.id === memory.id)),
         ...given,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { MemoryChanged, MemoryUpdateRequest } from '@memory-service/contracts'
 import type { Embedder } from '@memory-service/engines'
-import { AppError, contextualTextOf, isAdditiveAttribute, recognizeFact } from '@memory-service/domain'
+import { AppError, contextualTextOf, needsItsMessageToSettle, recognizeFact } from '@memory-service/domain'
 import { createFactSupersession, factsOf, type FactPorts } from './factSupersession.js'
 import type { EventProducer, PartitionReader } from '@memory-service/log'
 import type { SchemaCodec } from '@memory-service/engines'
@@ -293,8 +293,7 @@ export function createMemoryEditor(options: MemoryEditorOptions): MemoryEditor {
           ? recognizeFact(content, previous.speaker, similarities)
           : (previousFact ?? null)
         // An edit tells no favourite, pet or sport it replaced: such a reading states no fact (factSupersession.ts).
-        const fact =
-          read?.attribute === 'favorite' || isAdditiveAttribute(read?.attribute ?? '') ? null : read
+        const fact = read && needsItsMessageToSettle(read.attribute) ? null : read
         const memory: MemoryState = {
           ...unchanged,
           ...(fact ? { fact } : {}),

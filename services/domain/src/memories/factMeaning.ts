@@ -734,6 +734,14 @@ export const additiveAttributes: readonly MeaningAttribute[] = ['pet', 'sport']
 export const isAdditiveAttribute = (attribute: string): boolean =>
   (additiveAttributes as readonly string[]).includes(attribute)
 
+/**
+ * Whether a fact's key depends on what else its message says: a favourite read without its kind takes the kind of the
+ * one it replaced, a pet or a sport versions only the one the message says ended. Where nothing else is told (an
+ * edit of one memory), such a reading states no fact.
+ */
+export const needsItsMessageToSettle = (attribute: string): boolean =>
+  attribute === 'favorite' || isAdditiveAttribute(attribute)
+
 export interface RecognitionOptions {
   /**
    * Read the statement as a version of this attribute only, needing no cue word: a newer statement of the attribute
