@@ -41,6 +41,9 @@ describe('restoreDroppedSubject', () => {
     // The opening phrase belongs to the subject after it.
     "Taking your tip, I'm repainting my room.",
     'Walking home, she saw a fox.',
+    // Past forms that are adjectives too: no subject to restore.
+    'Broke again this month, rent ate everything.',
+    'Bit tired today.',
   ])('leaves %j alone', (sentence) => {
     expect(restoreDroppedSubject(sentence)).toBe(sentence)
   })

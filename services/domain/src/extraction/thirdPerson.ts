@@ -25,6 +25,16 @@ export const irregularPastVerbs = new Set(
   ),
 )
 
+/**
+ * Past forms that are also adjectives or nouns at a sentence's start ("Broke again lol", "Bit tired"): past only after
+ * a subject ("marcus and I broke up"), so a subjectless sentence opening with one is not given the speaker.
+ */
+const pastFormsAfterSubject = new Set(
+  'broke bit blew bent bled bred burnt dealt dove dreamt fled flung forbade knelt leapt learnt lit mistook overcame overtook sought shone shrank spat sprang stank strode trod undertook withdrew awoke arose'.split(
+    ' ',
+  ),
+)
+
 /** Verbs whose present and past look the same; without knowing which, they are left unchanged. */
 // "bet" is not among them: "I bet it was cold" is present.
 const ambiguousTenseVerbs = new Set('let put cut set hit hurt quit read cost shut spread split'.split(' '))
@@ -57,6 +67,7 @@ const pastExceptions = new Set(
 export function isPastForm(word: string): boolean {
   return (
     irregularPastVerbs.has(word) ||
+    pastFormsAfterSubject.has(word) ||
     ambiguousTenseVerbs.has(word) ||
     (/^[a-z]{2,}ed$/.test(word) && !pastExceptions.has(word))
   )

@@ -26,6 +26,9 @@ describe('speakInThirdPerson', () => {
     ['I carve out some me-time.', 'Caroline carves out some me-time.'],
     ['I put it there.', 'Caroline put it there.'],
     ['i went there', 'Caroline went there'],
+    // Past forms that are adjectives too stay past after a subject.
+    ['so tom and i broke up in june', 'so tom and Caroline broke up in june'],
+    ['I lit a candle and I fled.', 'Caroline lit a candle and they fled.'],
   ])('%j', (sentence, rewritten) => {
     expect(speakInThirdPerson(sentence, 'Caroline').text).toBe(rewritten)
   })
