@@ -314,6 +314,23 @@ describe('supersession in the pipeline', () => {
     expect(stateOf('canteen')?.[1]).toBeNull()
   })
 
+  it('ends the sports played where the speaker says they stopped, and keeps the others', async () => {
+    const reader = { read: () => ({ sport: 0.8, not: 0.1 }) }
+    const { ingest, state } = world({ reader })
+    await ingest(
+      document('Obi: Rolled my ankle again at pickup basketball tonight.', '2022-02-01T09:00:00.000Z'),
+      document('Obi: Swimming laps before work keeps me sane.', '2022-03-01T09:00:00.000Z'),
+      document(
+        "Obi: My ankles won, I've retired from the court. I've taken up cycling, three rides a week.",
+        '2023-05-01T09:00:00.000Z',
+      ),
+    )
+    const stateOf = (words: string) =>
+      Object.entries(state()).find(([content]) => content.includes(words))?.[1]
+    expect(stateOf('pickup basketball')?.[1]).toBe('2023-05-01T09:00:00.000Z')
+    expect(stateOf('Swimming laps')?.[1]).toBeNull()
+  })
+
   it('leaves alone an older statement naming what someone else left, or what the speaker only plans to leave', async () => {
     const reader = { read: () => ({ residence: 0.05, employer: 0.05, pet: 0.5, not: 0.4 }) }
     const { ingest, state } = world({ reader })

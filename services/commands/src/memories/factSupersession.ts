@@ -11,6 +11,7 @@ import {
   recognizeFact,
   type AttributeSimilarities,
   validityChanges,
+  wordsForEndedValue,
   type FactVersion,
   type MemoryState,
   type Validity,
@@ -224,7 +225,10 @@ export function createFactSupersession(ports: FactPorts, now: () => Date) {
       // "Left Google, so we finally adopted a dog" ends no statement about Google.
       const left = ended.find(({ value, named }) =>
         additive
-          ? about && mentionsWords(candidate.memory.content, value)
+          ? about &&
+            wordsForEndedValue(attribute, value).some((words) =>
+              mentionsWords(candidate.memory.content, words),
+            )
           : named || about
             ? mentionsWords(candidate.memory.content, value)
             : writesAsName(candidate.memory.content, value),

@@ -261,7 +261,14 @@ export function recognizeMentions(text: string, context: RecognitionContext): En
     // "Anna and Tom visited": a sentence-initial word coordinated with a name is a name too.
     const coordinated =
       /^\s+(?:and|&)\s+\p{Lu}/u.test(text.slice(end, end + 8)) && !isNotName(tokens[next + 1]?.text ?? '')
-    if (first.sentenceInitial && span.length === 1 && !isKnown && !coordinated) continue
+    // "seeing someone new now - Halima, we met at…": one word set off by a dash and a comma, told of after it, names
+    // the person meant.
+    const setOffByDash =
+      /^,\s*(?:we|she|he|they|who|i)\b/i.test(text.slice(end, end + 8)) &&
+      /\b(?:someone|somebody|guy|girl|woman|man|person|friend)(?:\s+(?:new|else))?(?:\s+now)?\s[-–—]\s+$/i.test(
+        text.slice(Math.max(0, first.start - 40), first.start),
+      )
+    if (first.sentenceInitial && span.length === 1 && !isKnown && !coordinated && !setOffByDash) continue
     if (isTitleCase && !isKnown) continue
     const before = text.slice(Math.max(0, first.start - 40), first.start)
     const type = typeOfSpan(words, before, classification)
@@ -296,6 +303,11 @@ export function entitiesOf(
 /** Whether the gazetteer knows the name as a place (a country, a big city, a region), whatever its case. */
 export function isKnownPlace(name: string): boolean {
   return places.has(lowerOf(name)) || worldCityKeys.has(entityKey(name))
+}
+
+/** Whether the name is one of the organizations people name as where they work (knownOrganizations.ts). */
+export function isKnownEmployer(name: string): boolean {
+  return employers.has(entityKey(name))
 }
 
 /**

@@ -17,12 +17,15 @@
 import { entityKey } from '../extraction/entityNames.js'
 import {
   capitalizedSpansOf,
+  isKnownEmployer,
   isKnownPlace,
   recognizeMentions,
   type EntityMention,
 } from '../extraction/entityRecognition.js'
 import { isAssistantSpeaker } from '../extraction/assistantTurns.js'
 import { factSlotOf, normalizedFactValue, type FactSlot } from './factSlots.js'
+import { knownCarModels, knownPhoneModels } from './knownModels.js'
+import { knownOccupations } from './knownOccupations.js'
 
 /** Attributes read by meaning; `favorite:<thing>` comes from the phrase rules only. */
 export const meaningAttributes = [
@@ -114,7 +117,7 @@ const diets = words(
   'vegan | vegetarian | veggie | pescatarian | pescetarian | keto | ketogenic | paleo | carnivore | plant-based | plant based | gluten-free | gluten free | dairy-free | dairy free | lactose-free | flexitarian | halal | kosher | low-carb | low carb | whole30 | raw vegan | omnivore | intermittent fasting | mediterranean diet',
 )
 const petKinds = words(
-  'dog | puppy | pup | cat | kitten | kitty | rabbit | bunny | hamster | guinea pig | parrot | budgie | cockatiel | bird | fish | goldfish | turtle | tortoise | snake | lizard | gecko | iguana | ferret | horse | pony | chinchilla | rat | mouse | hedgehog | axolotl | labrador | lab | retriever | golden retriever | poodle | beagle | corgi | husky | dachshund | terrier | spaniel | bulldog | shepherd | greyhound | collie | pug | chihuahua | schnauzer | rescue dog | rescue cat | tabby | siamese | maine coon',
+  'dog | puppy | pup | cat | kitten | kitty | rabbit | bunny | hamster | guinea pig | parrot | budgie | cockatiel | bird | fish | goldfish | turtle | tortoise | snake | lizard | gecko | iguana | ferret | horse | pony | chinchilla | rat | mouse | hedgehog | axolotl | labrador | lab | retriever | golden retriever | poodle | beagle | corgi | husky | dachshund | terrier | spaniel | bulldog | shepherd | greyhound | collie | pug | chihuahua | schnauzer | rescue dog | rescue cat | tabby | siamese | maine coon | canary | parakeet | macaw | cockatoo | lovebird | finch | betta | koi | guppy | tarantula | frog | chameleon | bearded dragon | cockapoo | labradoodle | goldendoodle | shih tzu | yorkie | pomeranian | border collie | jack russell | staffie | rottweiler | doberman | german shepherd | whippet | lurcher | shiba | samoyed | ragdoll | sphynx | british shorthair | mutt | stray',
 )
 const sports = words(
   'running | jogging | cycling | biking | mountain biking | climbing | bouldering | swimming | tennis | padel | pickleball | yoga | pilates | crossfit | football | soccer | basketball | volleyball | rugby | boxing | kickboxing | judo | karate | taekwondo | jiu-jitsu | jiu jitsu | bjj | muay thai | mma | fencing | rowing | kayaking | golf | skiing | snowboarding | surfing | skateboarding | skating | ice skating | hiking | trail running | triathlon | marathons | badminton | squash | table tennis | ping pong | cricket | baseball | softball | hockey | ice hockey | netball | handball | weightlifting | powerlifting | lifting | spinning | dance | dancing | salsa | ballet | archery | sailing | diving | scuba diving | horse riding | equestrian | ultimate frisbee | frisbee | darts',
@@ -124,7 +127,7 @@ const occupations = words(
 )
 
 const placeCues =
-  /\b(?:live|lives|living|lived|moved|moving|relocat\w*|settl\w*|based|home|house|flat|apartment|condo|place|lease|rent(?:ing|ed)?|landlord|neighbou?rhood|neighbou?rs|commute|unpack\w*|packed up|new city|hometown|here in|out here|we're in|they're in|is in|got here|arrived|been in|now in|(?:days|weeks|months|years) in|landed|for good|since we moved)\b/i
+  /\b(?:live|lives|living|lived|moved|moving|relocat\w*|settl\w*|based|home|house|flat|apartment|condo|place|lease|rent(?:ing|ed)?|landlord|neighbou?rhood|neighbou?rs|commute|unpack\w*|packed up|new city|hometown|here in|out here|we're in|they're in|is in|got here|arrived|been in|now in|(?:days|weeks|months|years) in|landed|for good|since we moved|getting used to)\b/i
 const employerCues =
   /\b(?:work(?:s|ing|ed)?|job|jobs|employer|company|firm|office|offer|hired|joined|joining|started (?:at|with)|onboarding|team|boss|manager|colleagues?|cowork\w*|salary|pays|contract|position|role|gig|quit|left|resigned|laid off|switched|new place|first (?:day|week|month)|(?:days|weeks|months) in|(?:days|weeks|months|years) at|shift|on-call|standup|stand-up|badge|campus|canteen|relocation)\b/i
 const occupationCues =
@@ -142,11 +145,11 @@ const dietCues =
   /\b(?:diet|eat|eats|eating|ate|food|meat|meals?|went|gone|going|switched|started|became|plant|fish|dairy|carbs?|fasting)\b/i
 const phoneCues = /\b(?:phone|switched|upgraded|bought|got|new|using|use|android|ios)\b/i
 const sportCues =
-  /\b(?:train(?:ing|s)?|play(?:s|ing)?|took up|taken up|into|got into|club|team|league|session|sessions|classes|every (?:week|morning|day)|gym|practice|races?|match(?:es)?|competition)\b/i
+  /\b(?:taken over (?:\p{L}+['’]s |my |their |his |her )?life|train(?:ing|s)?|play(?:s|ing)?|took up|taken up|into|got into|club|team|league|session|sessions|classes|every (?:week|morning|day)|gym|practice|races?|match(?:es)?|competition)\b/iu
 
 /** The value may not be something the statement says was left, past or visited. */
 const leftBefore =
-  /\b(?:left|leaving|leave|quit|quitting|resigned from|from|former|formerly|ex-|used to|back from|visit(?:ing|ed)?|trip to|holiday in|vacation in|weekend in|instead of|rather than|not|no longer|than|over|overtaken|dethroned|replaced|replacing|sold|selling|gave up|ditched|goodbye to|bye to|rip|miss|lost|lost (?:my|their|his|her) job as|fired from|laid off from|out of|fellow)\s+(?:my\s+|our\s+|the\s+|their\s+|\p{Lu}\p{L}+['’]s\s+)?(?:job\s+at\s+|(?!(?:and|but|or|so|now|then|yet)\s)\w+\s+)?$/iu
+  /\b(?:left|leaving|leave|quit|quitting|resigned from|from|former|formerly|ex-|(?<!\b(?:getting|get|got|gotten)\s)used to|back from|visit(?:ing|ed)?|trip to|holiday in|vacation in|weekend in|instead of|rather than|not|no longer|than|over|overtaken|dethroned|replaced|replacing|sold|selling|gave up|ditched|goodbye to|bye to|rip|miss|lost|lost (?:my|their|his|her) job as|fired from|laid off from|out of|fellow)\s+(?:my\s+|our\s+|the\s+|their\s+|\p{Lu}\p{L}+['’]s\s+)?(?:job\s+at\s+|(?!(?:and|but|or|so|now|then|yet)\s)\w+\s+)?$/iu
 
 /** Words after a name that make it a workplace rather than a place to live. */
 const workplaceAfter =
@@ -185,25 +188,80 @@ function upgradedModel(statement: StatementView): Found | null {
   return match && model ? { value: model, at: match.index + match[0].length - model.length } : null
 }
 
+const carModels = knownCarModels.split('|')
+const phoneModels = knownPhoneModels.split('|')
+
+/** Models of a make, any case, longest first: "fiat egea", "skoda enyaq iv". */
+const modelAfterMake = new Map<readonly string[], RegExp>([
+  [carMakes, new RegExp(`^\\s+(?:${alternation(lengthiestFirst(carModels).join(' | '))})\\b`, 'i')],
+  [phoneMakes, new RegExp(`^\\s+(?:${alternation(lengthiestFirst(phoneModels).join(' | '))})\\b`, 'i')],
+])
+
+function lengthiestFirst(list: readonly string[]): string[] {
+  return [...list].sort((a, b) => b.length - a.length)
+}
+
+/** One compiled pattern per lexicon and plural option: the model lists are long. */
+const lexiconPatterns = new Map<string, RegExp>()
+function lexiconPattern(lexicon: readonly string[], plural: boolean): RegExp {
+  const name = `${plural ? 'plural' : 'single'}:${lexicon[0] ?? ''}:${String(lexicon.length)}`
+  let pattern = lexiconPatterns.get(name)
+  if (!pattern) {
+    pattern = new RegExp(
+      `\\b(?:${alternation(lengthiestFirst(lexicon).join(' | '))})${plural ? '(?:e?s)?' : ''}(?![\\p{L}\\d])`,
+      'giu',
+    )
+    lexiconPatterns.set(name, pattern)
+  }
+  return pattern
+}
+
 /** Every lexicon value the statement names and does not say was left, in order; `plural` takes "two rabbits" too. */
 function lexiconValues(
   statement: StatementView,
   lexicon: readonly string[],
   options: { withModel?: boolean; plural?: boolean } = {},
 ): Found[] {
-  const pattern = new RegExp(
-    `\\b(?:${alternation(lexicon.join(' | '))})${options.plural ? '(?:e?s)?' : ''}\\b`,
-    'gi',
-  )
   const found: Found[] = []
-  for (const match of statement.text.matchAll(pattern)) {
+  for (const match of statement.text.matchAll(lexiconPattern(lexicon, options.plural ?? false))) {
     if (leftBefore.test(statement.text.slice(Math.max(0, match.index - 40), match.index))) continue
+    const rest = statement.text.slice(match.index + match[0].length)
+    // A known model after the make, in any case ("fiat egea"), else one written as a model is ("Model 3", "S23").
     const model = options.withModel
-      ? (modelName.exec(statement.text.slice(match.index + match[0].length))?.[0] ?? '')
+      ? (modelAfterMake.get(lexicon)?.exec(rest)?.[0] ?? modelName.exec(rest)?.[0] ?? '')
       : ''
     found.push({ value: `${match[0]}${model}`.trim(), at: match.index })
   }
   return found
+}
+
+/** Words before a model named without its make that make it one's own: "picked up my Duster", "the Enyaq has". */
+const ownedModelBefore =
+  /(?:^|\b(?:my|our|their|his|her|the|a|an|new|used|bought|picked up|got|drive|drives|driving|sold|traded in|[\p{L}-]+['’]s))\s+(?:\w+\s+){0,2}$/iu
+const ownedModelAfter = /^\s+(?:is|has|was|had|just|broke|needs|keeps|won['’]t|wont)\b/i
+
+/** A model named without its make ("my Duster", "the crease on my z flip 3") as the speaker's own. */
+function ownedModel(statement: StatementView, models: readonly string[]): Found | null {
+  return ownedLexiconValue(statement, models, ownedModelBefore, ownedModelAfter)
+}
+
+/** The make with its model ("fiat egea"), or a model named alone; a model's name that holds the make ("pixel fold") whole. */
+function makeOrModel(
+  statement: StatementView,
+  makes: readonly string[],
+  models: readonly string[],
+): Found | null {
+  const byMake = lexiconValue(statement, makes, true)
+  const byModel = ownedModel(statement, models)
+  if (byMake && byModel?.at === byMake.at)
+    return byModel.value.length > byMake.value.length ? byModel : byMake
+  return byMake ?? byModel
+}
+
+/** A model named without its make, written as a name or with a digit ("the Enyaq", "my z flip 3"). */
+function writtenModel(statement: StatementView, models: readonly string[]): boolean {
+  const found = ownedModel(statement, models)
+  return found !== null && (/^\p{Lu}/u.test(found.value) || /\d/.test(found.value))
 }
 
 /** The last lexicon value the statement names: news comes after its context. */
@@ -234,14 +292,14 @@ function ownedLexiconValue(
 }
 
 const dietBefore =
-  /\b(?:is|am|are|'m|'re|went|gone|going|became|been|stay(?:s|ed|ing)?|turned|now|fully|strict(?:ly)?|eat(?:s|ing)?|follow(?:s|ed|ing)?|on (?:a|the)|of|into|switched to|back to|quit)\s+(?:\w+\s+)?$/i
+  /\b(?:is|am|are|'m|'re|went|gone|going|became|been|stay(?:s|ed|ing)?|turned|now|fully|strict(?:ly)?|eat(?:s|ing)?|follow(?:s|ed|ing)?|on (?:a|the)|of|into|switched to|back to|quit)\s+(?:\w+\s+){0,3}$/i
 const dietAfter = /^\s*(?:now|for \w+|since|diet|life|lifestyle|again|these days|going|journey|day)\b/i
 const petBefore =
   /\b(?:got|get|adopted|have|has|had|rescued|bought|brought home|our|their|new|\p{Lu}\p{L}+['’]s)\s+(?:\w+\s+){0,3}$/iu
 const petAfter =
   /^\s*(?:,\s*)?(?:named|called|is|has|who|keeps|refuses|hates|loves|chewed|ate|\p{Lu}\p{L}+)\b/u
 const sportBefore =
-  /\b(?:play(?:s|ed|ing)?|do(?:es|ing)?|took up|taken up|started|into|love|loves|go(?:es|ing)?|went|all|doing)\s+(?:\w+\s+)?$/i
+  /\b(?:play(?:s|ed|ing)?|do(?:es|ing)?|took up|taken up|started|into|love|loves|go(?:es|ing)?|went|all|doing|(?:swapped|traded|switched) (?:\w+\s+){1,2}for|obsessed with|hooked on|addicted to)\s+(?:\w+\s+)?$/i
 const sportAfter =
   /^\s*(?:training|practice|session|sessions|class(?:es)?|match(?:es)?|league|club|team|every|now|is (?:my|their)|has (?:completely )?taken over|season|game|games)\b/i
 
@@ -390,9 +448,11 @@ function schoolOf(statement: StatementView, lenient: Lenience): Found | null {
   const named = nameCandidates(statement, lenient).filter(
     (candidate) =>
       candidate.kind !== 'person' &&
-      // "a conference in the UK": a country or city is a school only by a school's word in its name.
+      // "a conference in the UK": a country or city is a school only by a school's word in its name; so is a company
+      // ("EPAM is paying for my english classes").
       (schoolWords.test(candidate.name) ||
         (!isKnownPlace(candidate.name) &&
+          !isKnownEmployer(candidate.name) &&
           (/^\p{Lu}{2,6}$/u.test(candidate.name) ||
             (presumesTopic(lenient) && candidate.kind !== 'location') ||
             /\b(?:at|to|enrolled|attending|attend|accepted into)\s+(?:the\s+)?$/i.test(
@@ -407,7 +467,7 @@ function schoolOf(statement: StatementView, lenient: Lenience): Found | null {
 
 /** Words right before a name that make it a person whatever else it names: "seeing this guy Jordan", "my wife Georgia". */
 const partnerJustBefore =
-  /\b(?:seeing|dating|married to|engaged to|moved in with|(?:boyfriend|girlfriend|husband|wife|partner|fianc[ée]e?)(?: is)?)\s+(?:this (?:guy|girl|person)\s+|a (?:lovely )?(?:fella|guy|girl|woman|man) (?:called|named)\s+)?$/i
+  /\b(?:seeing|dating|married to|engaged to|moved in with|(?:boyfriend|girlfriend|husband|wife|partner|fianc[ée]e?)(?: is)?)\s+(?:this (?:guy|girl|person)\s+|a (?:lovely )?(?:fella|guy|girl|woman|man) (?:called|named)\s+|(?:someone|somebody)(?: new)?(?: now)?\s*[-–—:,]\s*)?$/i
 
 function partnerOf(statement: StatementView, lenient: Lenience): Found | null {
   const people = nameCandidates(statement, lenient).filter(
@@ -421,9 +481,8 @@ function partnerOf(statement: StatementView, lenient: Lenience): Found | null {
     const around = statement.text.slice(Math.max(0, person.at - 40), person.at + person.name.length + 40)
     return (
       partnerNoun.test(around) ||
-      /\b(?:seeing|dating|with|married|engaged to|moved in with)\s+(?:this (?:guy|girl|person)\s+|a (?:lovely )?(?:fella|guy|girl|woman|man) (?:called|named)\s+)?$/i.test(
-        before(statement, person, 40),
-      )
+      /\b(?:with|married)\s+$/i.test(before(statement, person, 40)) ||
+      partnerJustBefore.test(before(statement, person, 40))
     )
   })
   // Read as a version, any name may be the partner; a capitalized word the recognizer left untyped only as the
@@ -485,7 +544,12 @@ function statusOf(statement: StatementView): Found | null {
 
 const partnerNoun = /\b(?:boyfriend|girlfriend|husband|wife|partner|fianc[ée]e?|spouse|bf|gf|other half)\b/i
 
-const occupationNames = alternation(occupations.join(' | '))
+// The known titles longest first, so a title is read whole ("real estate agent", not "agent").
+const occupationNames = alternation(
+  [...new Set([...occupations, ...knownOccupations.split('|')])]
+    .sort((a, b) => b.length - a.length)
+    .join(' | '),
+)
 
 /** A job title after the words that introduce one, with up to three words before it ("as a salaried GP"). */
 const introducedTitle = new RegExp(
@@ -498,6 +562,9 @@ const openingTitle = new RegExp(
   `^(?:(?!(?:the|a|an|my|our|their|his|her|to|at|with|for|in|and|but|so|met|saw|is|was|are|were)\\b)[\\p{L}-]+\\s+){0,2}(?:${occupationNames})(?=\\s+(?:at|with|for|in)\\b)`,
   'iu',
 )
+
+/** A title opening a clause as a way of life, chat's way to tell a job: "architect life: client wants…", "nurse life". */
+const titleLife = new RegExp(`^(?:${occupationNames})(?=\\s+life\\b)`, 'iu')
 
 /** A clause that opens with a title and where it is held, told as news: "Financial controller at a logistics firm now". */
 function titleOpeningNews(statement: StatementView): Found | null {
@@ -526,8 +593,11 @@ const readings: AttributeReading[] = [
           .replace(/^an?\s+/i, '')
         found = { value: title, at: match.index + match[0].length - title.length }
       }
-      return found ?? titleOpeningNews(statement)
+      if (found) return found
+      const life = titleLife.exec(statement.text)
+      return life ? { value: life[0], at: 0 } : titleOpeningNews(statement)
     },
+    namesItsKind: (statement) => titleLife.test(statement.text),
   },
   { attribute: 'relationship', cues: relationshipCues, value: statusOf, involvesOthers: true },
   { attribute: 'partner', cues: partnerCues, value: partnerOf, involvesOthers: true },
@@ -552,8 +622,9 @@ const readings: AttributeReading[] = [
   {
     attribute: 'car',
     cues: carCues,
-    value: (statement) => lexiconValue(statement, carMakes, true),
-    namesItsKind: (statement) => capitalizedLexiconValue(statement, carMakes),
+    value: (statement) => makeOrModel(statement, carMakes, carModels),
+    namesItsKind: (statement) =>
+      capitalizedLexiconValue(statement, carMakes) || writtenModel(statement, carModels),
   },
   {
     attribute: 'diet',
@@ -565,8 +636,10 @@ const readings: AttributeReading[] = [
     attribute: 'phone',
     cues: phoneCues,
     value: (statement, lenient) =>
-      lexiconValue(statement, phoneMakes, true) ?? (presumesTopic(lenient) ? upgradedModel(statement) : null),
-    namesItsKind: (statement) => capitalizedLexiconValue(statement, phoneMakes),
+      makeOrModel(statement, phoneMakes, phoneModels) ??
+      (presumesTopic(lenient) ? upgradedModel(statement) : null),
+    namesItsKind: (statement) =>
+      capitalizedLexiconValue(statement, phoneMakes) || writtenModel(statement, phoneModels),
   },
   {
     attribute: 'sport',
@@ -598,7 +671,7 @@ const opensAsQuestionOrRequest = new RegExp(
 )
 /** Anywhere in a clause: what was, what is visited, what ended. */
 const notCurrent =
-  /\b(?:no longer|anymore|used to|trip|holiday|vacation|visit(?:ing|ed|s)?|for (?:a|the) (?:few days|week|weekend|conference|wedding)|interview(?:ed|ing)?|final round|(?:made|gave|got|received|extended)\s+(?:\w+\s+)?(?:an?\s+)?(?:job\s+)?offer|turned (?:it )?down|declined)\b/i
+  /\b(?:no longer|anymore|(?<!\b(?:getting|get|got|gotten)\s)used to|trip|holiday|vacation|visit(?:ing|ed|s)?|for (?:a|the) (?:few days|week|weekend|conference|wedding)|interview(?:ed|ing)?|final round|(?:made|gave|got|received|extended)\s+(?:\w+\s+)?(?:an?\s+)?(?:job\s+)?offer|turned (?:it )?down|declined)\b/i
 /**
  * Before the value: a negation, a modal, a wish or a plan makes it not (yet) true — "I'm not vegan", "we'd love to
  * live in Lisbon", "thinking about joining Google". After it they belong to another clause ("vegan for 3 years and
@@ -653,10 +726,22 @@ const opensAsQuestion = new RegExp(
 )
 
 /**
+ * "First semester done and I actually sleep now??", "weirdly I'm fine?!": marks doubled at the end of a clause with no
+ * question word in it tell surprise, not a question.
+ */
+function exclaimsInQuestionMarks(clause: string): boolean {
+  return (
+    /(?:\?\?|\?!|!\?)[?!]*$/.test(clause) &&
+    !new RegExp(`\\b(?:${questionOpeners}|any|anyone|anybody|whats|hw)\\b`, 'i').test(clause)
+  )
+}
+
+/**
  * A question asked after a statement in one sentence stays apart from it: "being a line cook is no joke, any
  * insoles that work??" states the line cook.
  */
 function withQuestionApart(clause: string): string[] {
+  if (exclaimsInQuestionMarks(clause)) return [clause.replace(/[?!]+$/, '!')]
   if (!clause.endsWith('?') || opensAsQuestion.test(clause)) return [clause]
   const comma = clause.lastIndexOf(', ')
   return comma > 0 ? [clause.slice(0, comma), clause.slice(comma + 2)] : [clause]
@@ -671,7 +756,8 @@ function clausesOf(content: string): string[] {
   return content
     .replace(/^[^:]{1,60}\b(?:said|asked):\s*/, '')
     .split(
-      /(?<=[.!?])\s+|\s+[-–—]\s+|;\s+|,\s+(?=so\s)|\s*\p{Extended_Pictographic}[\p{Extended_Pictographic}\u{FE0F}\u{200D}]*\s*/u,
+      // A dash before one name and a comma sets the name off in its clause: "seeing someone new - Halima, we met…".
+      /(?<=[.!?])\s+|\s+[-–—]\s+(?!\p{Lu}[\p{Ll}'’-]+,\s*(?:we|she|he|they|who|I|i)\b)|;\s+|,\s+(?=so\s)|\s*\p{Extended_Pictographic}[\p{Extended_Pictographic}\u{FE0F}\u{200D}]*\s*/u,
     )
     .flatMap((clause) => withQuestionApart(clause.trim()))
     .map((clause) => clause.trim())
@@ -812,15 +898,59 @@ export function recognizeFact(
 
 /** A value a statement says its speaker ended: "left Shopee", "sold the Gol", "Project Hail Mary has overtaken the hobbit". */
 const endedBeforeValue =
-  /\b(?:left|quit|resigned from|moved (?:away )?from|moved out of|said goodbye to|broke up with|split (?:up )?(?:with|from)|divorced|sold|traded in|upgraded from|switched from|graduated from|dropped out of|transferred from|fired from|laid off from|overtaken|dethroned|replaced|rip|gave up|ditched)\s+(?:my\s+|our\s+|the\s+|their\s+|his\s+|her\s+)?(\p{L}[\p{L}\d'’-]*)/giu
+  /\b(?:left|quit|resigned from|moved (?:away )?from|moved out of|said goodbye to|broke up with|split (?:up )?(?:with|from)|divorced|sold|traded in|upgraded from|switched from|graduated from|dropped out of|transferred from|fired from|laid off from|overtaken|dethroned|replaced|rip|gave up|ditched|swapped|retired from|hung up)\s+(?:my\s+|our\s+|the\s+|their\s+|his\s+|her\s+)?(\p{L}[\p{L}\d'’-]*)/giu
+/**
+ * Where sports are played and what they are played with: "retired from the court", "swapped the pitch for bouldering",
+ * "hung up the boots", "the squash racket is collecting dust" end the sports played there or so.
+ */
+const sportsByVenue: Record<string, readonly string[]> = {
+  boots: words('football | soccer | rugby'),
+  cleats: words('football | soccer | baseball | softball'),
+  racket: words('tennis | squash | badminton | padel'),
+  racquet: words('tennis | squash | badminton | padel'),
+  gloves: words('boxing | kickboxing | muay thai'),
+  skis: words('skiing'),
+  skates: words('skating | ice skating | hockey | ice hockey'),
+  clubs: words('golf'),
+  court: words(
+    'tennis | basketball | padel | squash | volleyball | badminton | pickleball | netball | handball',
+  ),
+  courts: words(
+    'tennis | basketball | padel | squash | volleyball | badminton | pickleball | netball | handball',
+  ),
+  pitch: words('football | soccer | rugby | cricket | hockey'),
+  field: words('football | soccer | rugby | baseball | softball | hockey | lacrosse'),
+  pool: words('swimming | water polo | diving'),
+  mat: words('yoga | judo | wrestling | bjj | jiu-jitsu | jiu jitsu | pilates'),
+  mats: words('yoga | judo | wrestling | bjj | jiu-jitsu | jiu jitsu | pilates'),
+  rink: words('hockey | ice hockey | skating | ice skating'),
+  track: words('running | athletics | cycling'),
+  slopes: words('skiing | snowboarding'),
+  wall: words('climbing | bouldering'),
+  ring: words('boxing | kickboxing | muay thai'),
+  dojo: words('karate | judo | taekwondo | aikido'),
+  links: words('golf'),
+  greens: words('golf'),
+  waves: words('surfing'),
+}
+
+/**
+ * The words an older statement may use for a value a message says ended: the value itself, and for a sport ended by
+ * where it is played ("retired from the court") the sports played there ("pickup basketball tonight").
+ */
+export function wordsForEndedValue(attribute: string, value: string): string[] {
+  const venue = attribute === 'sport' ? sportsByVenue[value.toLowerCase()] : undefined
+  return [value, ...(venue ?? [])]
+}
+
 /** The rest of a name after its first word: "Mercado Libre", "Trinity College" (the verbs above match in any case). */
 const nameContinues = /^(?:\s+\p{Lu}[\p{L}\d'’-]*)*/u
 /** The same, the value first: "the hamster passed away", "the office has officially been dethroned". */
 const endedAfterValue =
-  /(\p{L}[\p{L}\d'’-]*)\s+(?:passed(?: away| on)?(?=\s+(?:in|at|on|last|this|over|yesterday|today)\b|\s*[.,!]|\s*$)|died|(?:has|have|was)\s+(?:officially\s+|finally\s+)?(?:been\s+)?dethroned|(?:now\s+)?(?:went to live|goes to live|stays|lives|is living|is staying)\s+with\s+(?:my|our|their|his|her|the|\p{Lu}\p{L}+['’]s)\s+(?:parents|mum|mom|dad|grandparents|gran|grandma|family|ex|sister|brother|cousin|neighbou?rs?)\b)/giu
+  /(\p{L}[\p{L}\d'’-]*)\s+(?:passed(?: away| on)?(?=\s+(?:in|at|on|last|this|over|yesterday|today)\b|\s*[.,!]|\s*$)|died|(?:is|are)\s+(?:now\s+)?(?:collecting|gathering)\s+dust|(?:has|have|was)\s+(?:officially\s+|finally\s+)?(?:been\s+)?dethroned|(?:now\s+)?(?:went to live|goes to live|stays|lives|is living|is staying)\s+with\s+(?:my|our|their|his|her|the|\p{Lu}\p{L}+['’]s)\s+(?:parents|mum|mom|dad|grandparents|gran|grandma|family|ex|sister|brother|cousin|neighbou?rs?)\b)/giu
 /** Words that follow such verbs without naming what ended: "left in june", "quit last week", "left work early". */
 const notAnEndedValue =
-  /^(?:in|at|on|for|to|it|that|this|them|him|her|me|us|you|he|she|they|we|i|who|which|and|but|so|a|an|after|before|last|early|late|work|home|school|town|the|job|jobs|everything|all|behind|out|off|up|over|again|today|yesterday|lol|haha|lmao|omg)$/i
+  /^(?:in|at|on|for|to|it|that|this|them|him|her|me|us|you|he|she|they|we|i|who|which|and|but|so|a|an|after|before|last|early|late|work|home|school|town|the|job|jobs|everything|all|behind|out|off|up|over|again|today|yesterday|lol|haha|lmao|omg|first|second|third|new|old|whole|only)$/i
 
 /**
  * What a statement says its speaker ended, left, sold, split from or lost — the value a fact had before the one it

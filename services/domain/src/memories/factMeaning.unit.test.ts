@@ -5,6 +5,7 @@ import {
   readsAsAbout,
   recognizeFact,
   trainAttributeClassifier,
+  wordsForEndedValue,
 } from './factMeaning.js'
 
 const fact = (content: string, speaker: string, options?: Parameters<typeof recognizeFact>[3]) => {
@@ -138,6 +139,75 @@ describe('recognizeFact, by the kind of value and the words around it', () => {
       'partner=georgia',
     )
     expect(fact('Ola had a week in Jordan with friends.', 'Ola', { asVersionOf: 'partner' })).toBeNull()
+  })
+
+  it('reads a partner named after a dash, a job told as a way of life, and a city one gets used to', () => {
+    expect(
+      fact('Tomás is seeing somebody new - Ines, we met at a climbing gym.', 'Tomás', {
+        asVersionOf: 'partner',
+      }),
+    ).toBe('partner=ines')
+    expect(
+      recognizeFact('Seeing someone - Whatever, it is fine.', 'Tomás', { partner: 0.9 }),
+    ).not.toMatchObject({
+      attribute: 'partner',
+    })
+    expect(
+      recognizeFact('Paramedic life: three night shifts in a row.', 'Tomás', { occupation: 0.5 }),
+    ).toMatchObject({ attribute: 'occupation', value: 'paramedic' })
+    expect(recognizeFact('Slowly getting used to Oslo, the dark is brutal.', 'Tomás', {})).toMatchObject({
+      attribute: 'residence',
+      value: 'oslo',
+    })
+    // "Used to" alone still tells a past.
+    expect(recognizeFact('Tomás used to live in Oslo.', 'Tomás', { residence: 0.9 })).toBeNull()
+  })
+
+  it('reads titles people give as their job, whole, from the known occupations', () => {
+    const aboutWork = { occupation: 0.7, not: 0.1 }
+    expect(recognizeFact('Night shifts as a sonographer are killing me.', 'Tomás', aboutWork)).toMatchObject({
+      value: 'sonographer',
+    })
+    expect(recognizeFact('Tomás is a quantity surveyor now.', 'Tomás', aboutWork)).toMatchObject({
+      value: 'quantity surveyor',
+    })
+    // "first" after "sold" names nothing that ended.
+    expect(endedValuesOf('Tomás sold their first house as a realtor!', 'Tomás')).toEqual([])
+  })
+
+  it('reads a car or phone by its model alone, and a make with the model after it in any case', () => {
+    expect(recognizeFact('Finally drove my new Kodiaq home!', 'Tomás', { car: 0.6 })).toMatchObject({
+      attribute: 'car',
+      value: 'kodiaq',
+    })
+    expect(
+      recognizeFact("Tomás's renault megane keeps stalling on hills.", 'Tomás', { car: 0.8 }),
+    ).toMatchObject({
+      value: 'renault megane',
+    })
+    expect(
+      recognizeFact('The screen on my pixel fold cracked again.', 'Tomás', { phone: 0.6 }),
+    ).toMatchObject({
+      attribute: 'phone',
+      value: 'pixel fold',
+    })
+    // A model's name in someone else's hands, or with nothing owning it, is no car of the speaker's.
+    expect(recognizeFact("My brother's Kodiaq broke down.", 'Tomás', { car: 0.8 })).toBeNull()
+  })
+
+  it('reads doubled question marks without a question word as surprise, not a question', () => {
+    expect(
+      recognizeFact('Second term at Politecnico di Torino and I finally get the maths??', 'Tomás', {
+        school: 0.8,
+      }),
+    ).toMatchObject({ attribute: 'school' })
+    expect(recognizeFact('Why did I move to Turin??', 'Tomás', { residence: 0.8 })).toBeNull()
+  })
+
+  it('reads a company named beside classes as no school', () => {
+    expect(
+      recognizeFact('Accenture is paying for my spanish classes, at 7am sadly.', 'Tomás', { school: 0.7 }),
+    ).not.toMatchObject({ attribute: 'school' })
   })
 
   it('reads a city before a school word as the school, not a residence', () => {
@@ -279,6 +349,30 @@ describe('what a statement says its speaker ended', () => {
       { value: 'Rex', named: true },
     ])
     expect(endedValuesOf('Ana passed the driving test and he stays with my parents.', 'Ana')).toEqual([])
+    // A past form that is an adjective too, after the speaker: "broke up".
+    expect(endedValuesOf('So tariq and Lena broke up in the spring.', 'Lena')).toEqual([
+      { value: 'tariq', named: false },
+    ])
+  })
+
+  it('ends a sport by where it is played', () => {
+    expect(endedValuesOf("Lena's knees said no, she's retired from the court.", 'Lena')).toEqual([
+      { value: 'court', named: false },
+    ])
+    expect(endedValuesOf('Lena swapped the pool for trail running this year.', 'Lena')).toEqual([
+      { value: 'pool', named: false },
+    ])
+    expect(
+      endedValuesOf('The ski boots are gathering dust, Lena is all about the climbing wall now.', 'Lena'),
+    ).toEqual([{ value: 'boots', named: false }])
+    expect(endedValuesOf('Lena hung up the gloves last year.', 'Lena')).toEqual([
+      { value: 'gloves', named: false },
+    ])
+    expect(wordsForEndedValue('sport', 'gloves')).toContain('boxing')
+    expect(wordsForEndedValue('sport', 'court')).toContain('basketball')
+    expect(wordsForEndedValue('sport', 'pool')).toContain('swimming')
+    // Only a sport ends by its venue: a court of law ends no basketball.
+    expect(wordsForEndedValue('employer', 'court')).toEqual(['court'])
   })
 
   it("finds nothing ended in a plan, a denial, a question, someone else's news, or words that name nothing", () => {
