@@ -553,7 +553,7 @@ const occupationNames = alternation(
 
 /** A job title after the words that introduce one, with up to three words before it ("as a salaried GP"). */
 const introducedTitle = new RegExp(
-  `\\b(?:as|an?|now|promoted to|became|become|becoming)\\s+(?:(?:senior|junior|lead|head|chief|staff|principal|full-time|part-time|freelance|trainee|assistant|associate|registered|certified|qualified|salaried|[a-z]+-?[a-z]*)\\s+){0,3}(?:${occupationNames})\\b`,
+  `\\b(?:as|an?|now|promoted to|became|become|becoming)\\s+(?:(?:senior|junior|lead|head|chief|staff|principal|full-time|part-time|freelance|trainee|assistant|associate|registered|certified|qualified|salaried|(?!(?:of|in|at|for|to|with|the|and|or|from|about|like)\\s)[a-z]+-?[a-z]*)\\s+){0,3}(?:${occupationNames})\\b`,
   'gi',
 )
 
@@ -591,6 +591,8 @@ const readings: AttributeReading[] = [
         const title = match[0]
           .replace(/^(?:as|an?|now|promoted to|became|become|becoming)\s+/i, '')
           .replace(/^an?\s+/i, '')
+        // Two capitalized words end in a name, not a title: "a Harry Potter movie", "Karen Carpenter's songs".
+        if (/\p{Lu}\p{L}*\s+\p{Lu}\p{L}*$/u.test(title)) continue
         found = { value: title, at: match.index + match[0].length - title.length }
       }
       if (found) return found

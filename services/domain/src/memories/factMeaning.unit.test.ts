@@ -171,6 +171,11 @@ describe('recognizeFact, by the kind of value and the words around it', () => {
     expect(recognizeFact('Tomás is a quantity surveyor now.', 'Tomás', aboutWork)).toMatchObject({
       value: 'quantity surveyor',
     })
+    // A title word that ends a name ("Potter", "Carpenter") or follows "of" is no job.
+    expect(
+      recognizeFact('Tomás binged every Harry Potter movie this weekend.', 'Tomás', aboutWork),
+    ).toBeNull()
+    expect(recognizeFact('Tomás is a huge fan of Potter, the books and the films.', 'Tomás', aboutWork)).toBeNull()
     // "first" after "sold" names nothing that ended.
     expect(endedValuesOf('Tomás sold their first house as a realtor!', 'Tomás')).toEqual([])
   })
