@@ -111,23 +111,27 @@ function world(
     { retry: { maxAttempts: 1, baseDelayMs: 1, sleep: async () => undefined } },
   )
   const logger = createLogger({ level: 'silent', name: 'supersession-test' })
+  /** content → [valid_from, valid_to, superseded content] as the projection holds it. */
+  const state = () =>
+    Object.fromEntries(
+      [...projected.values()].map(({ memory }) => [
+        memory.content,
+        [
+          memory.valid_from,
+          memory.valid_to,
+          projected.get(memory.superseded_by ?? '')?.memory.content ?? null,
+        ],
+      ]),
+    )
+  /** The state of the memory whose content has these words. */
+  const stateOf = (words: string) => Object.entries(state()).find(([content]) => content.includes(words))?.[1]
   return {
     log,
     ingest: async (...events: ConsumedEvent<DocumentAccepted>[]) => {
       for (const event of events) await pipeline.process(event, logger)
     },
-    /** content → [valid_from, valid_to, superseded content] as the projection holds it. */
-    state: () =>
-      Object.fromEntries(
-        [...projected.values()].map(({ memory }) => [
-          memory.content,
-          [
-            memory.valid_from,
-            memory.valid_to,
-            projected.get(memory.superseded_by ?? '')?.memory.content ?? null,
-          ],
-        ]),
-      ),
+    state,
+    stateOf,
   }
 }
 
@@ -261,7 +265,7 @@ describe('supersession in the pipeline', () => {
   })
 
   it('gives a favourite told without its kind the kind of the one it replaced, or none', async () => {
-    const { ingest, state } = world()
+    const { ingest, stateOf } = world()
     await ingest(
       document('Noor: Blur is my favourite band.', '2022-03-01T09:00:00.000Z'),
       document('Noor: Dune is my favourite film.', '2022-04-01T09:00:00.000Z'),
@@ -269,8 +273,6 @@ describe('supersession in the pipeline', () => {
       document('Noor: Toast has taken the top spot.', '2023-06-01T09:00:00.000Z'),
       document('Sam: Arrival has taken the top spot.', '2023-06-01T09:00:00.000Z', 'u2'),
     )
-    const stateOf = (words: string) =>
-      Object.entries(state()).find(([content]) => content.includes(words))?.[1]
     expect(stateOf('Blur is')?.[2]).toContain('Pulp')
     expect(stateOf('Dune is')?.[1]).toBeNull()
     // Two kinds of favourite and nothing said replaced: which one "the top spot" is cannot be told.
@@ -290,7 +292,7 @@ describe('supersession in the pipeline', () => {
       read: (vector: readonly number[]): Record<string, number> =>
         vector[1] === 1 ? { employer: 0.8, not: 0.1 } : { pet: 0.8, not: 0.1 },
     }
-    const { ingest, state } = world({ reader, embedder: aboutWork })
+    const { ingest, stateOf } = world({ reader, embedder: aboutWork })
     await ingest(
       document('Leilani: the google canteen food is the best part of the week.', '2022-02-01T09:00:00.000Z'),
       document('Leilani: My goldfish Bubbles turned 3 today.', '2022-03-01T09:00:00.000Z'),
@@ -303,8 +305,6 @@ describe('supersession in the pipeline', () => {
       document('Leilani: Got a second cat, a kitten named Udon.', '2023-06-01T09:00:00.000Z'),
       document('Leilani: The hamster passed away, so now we have two rabbits.', '2023-07-01T09:00:00.000Z'),
     )
-    const stateOf = (words: string) =>
-      Object.entries(state()).find(([content]) => content.includes(words))?.[1]
     expect(stateOf('Bubbles turned')?.[2]).toContain('Taro')
     expect(stateOf('hamster escaped')?.[2]).toContain('rabbits')
     expect(stateOf('Miso')?.[1]).toBeNull()
@@ -316,7 +316,7 @@ describe('supersession in the pipeline', () => {
 
   it('ends the sports played where the speaker says they stopped, and keeps the others', async () => {
     const reader = { read: () => ({ sport: 0.8, not: 0.1 }) }
-    const { ingest, state } = world({ reader })
+    const { ingest, stateOf } = world({ reader })
     await ingest(
       document('Obi: Rolled my ankle again at pickup basketball tonight.', '2022-02-01T09:00:00.000Z'),
       document('Obi: Swimming laps before work keeps me sane.', '2022-03-01T09:00:00.000Z'),
@@ -325,8 +325,6 @@ describe('supersession in the pipeline', () => {
         '2023-05-01T09:00:00.000Z',
       ),
     )
-    const stateOf = (words: string) =>
-      Object.entries(state()).find(([content]) => content.includes(words))?.[1]
     expect(stateOf('pickup basketball')?.[1]).toBe('2023-05-01T09:00:00.000Z')
     expect(stateOf('Swimming laps')?.[1]).toBeNull()
   })

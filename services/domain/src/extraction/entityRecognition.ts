@@ -264,7 +264,7 @@ export function recognizeMentions(text: string, context: RecognitionContext): En
     // "seeing someone new now - Halima, we met at…": one word set off by a dash and a comma, told of after it, names
     // the person meant.
     const setOffByDash =
-      /^,\s*(?:we|she|he|they|who|i)\b/i.test(text.slice(end, end + 8)) &&
+      new RegExp(`^${toldOfAfterName}`, 'u').test(text.slice(end, end + 8)) &&
       /\b(?:someone|somebody|guy|girl|woman|man|person|friend)(?:\s+(?:new|else))?(?:\s+now)?\s[-–—]\s+$/i.test(
         text.slice(Math.max(0, first.start - 40), first.start),
       )
@@ -304,6 +304,9 @@ export function entitiesOf(
 export function isKnownPlace(name: string): boolean {
   return places.has(lowerOf(name)) || worldCityKeys.has(entityKey(name))
 }
+
+/** After a name set off by a dash, a comma and the person told of: "- Halima, we met at…", "- Marco, he's a chef". */
+export const toldOfAfterName = ',\\s*(?:[Ww]e|[Ss]he|[Hh]e|[Tt]hey|[Ww]ho|I|i)\\b'
 
 /** Whether the name is one of the organizations people name as where they work (knownOrganizations.ts). */
 export function isKnownEmployer(name: string): boolean {

@@ -20,6 +20,7 @@ import {
   isKnownEmployer,
   isKnownPlace,
   recognizeMentions,
+  toldOfAfterName,
   type EntityMention,
 } from '../extraction/entityRecognition.js'
 import { isAssistantSpeaker } from '../extraction/assistantTurns.js'
@@ -202,16 +203,17 @@ function lengthiestFirst(list: readonly string[]): string[] {
 }
 
 /** One compiled pattern per lexicon and plural option: the model lists are long. */
-const lexiconPatterns = new Map<string, RegExp>()
+const lexiconPatterns = new WeakMap<readonly string[], Map<boolean, RegExp>>()
 function lexiconPattern(lexicon: readonly string[], plural: boolean): RegExp {
-  const name = `${plural ? 'plural' : 'single'}:${lexicon[0] ?? ''}:${String(lexicon.length)}`
-  let pattern = lexiconPatterns.get(name)
+  const ofLexicon = lexiconPatterns.get(lexicon) ?? new Map<boolean, RegExp>()
+  lexiconPatterns.set(lexicon, ofLexicon)
+  let pattern = ofLexicon.get(plural)
   if (!pattern) {
     pattern = new RegExp(
       `\\b(?:${alternation(lengthiestFirst(lexicon).join(' | '))})${plural ? '(?:e?s)?' : ''}(?![\\p{L}\\d])`,
       'giu',
     )
-    lexiconPatterns.set(name, pattern)
+    ofLexicon.set(plural, pattern)
   }
   return pattern
 }
@@ -245,7 +247,10 @@ function ownedModel(statement: StatementView, models: readonly string[]): Found 
   return ownedLexiconValue(statement, models, ownedModelBefore, ownedModelAfter)
 }
 
-/** The make with its model ("fiat egea"), or a model named alone; a model's name that holds the make ("pixel fold") whole. */
+/**
+ * The make with its model ("fiat egea"), or a model named alone; a model's name that holds the make ("pixel fold")
+ * whole.
+ */
 function makeOrModel(
   statement: StatementView,
   makes: readonly string[],
@@ -727,15 +732,15 @@ const opensAsQuestion = new RegExp(
   'i',
 )
 
+/** A question word anywhere in a clause. */
+const questionWord = new RegExp(`\\b(?:${questionOpeners}|any|anyone|anybody|whats|hw)\\b`, 'i')
+
 /**
  * "First semester done and I actually sleep now??", "weirdly I'm fine?!": marks doubled at the end of a clause with no
  * question word in it tell surprise, not a question.
  */
 function exclaimsInQuestionMarks(clause: string): boolean {
-  return (
-    /(?:\?\?|\?!|!\?)[?!]*$/.test(clause) &&
-    !new RegExp(`\\b(?:${questionOpeners}|any|anyone|anybody|whats|hw)\\b`, 'i').test(clause)
-  )
+  return /(?:\?\?|\?!|!\?)[?!]*$/.test(clause) && !questionWord.test(clause)
 }
 
 /**
@@ -754,13 +759,19 @@ function withQuestionApart(clause: string): string[] {
  * or an emoji (chat punctuates with them: "…into my new flat's windows 😅 tips for drafty old apartments?"), and a
  * question asked after a comma.
  */
+/**
+ * Where clauses break: a sentence's end, a dash (except before one name set off and told of after it, "seeing
+ * someone new - Halima, we met…"), a semicolon, ", so", an emoji.
+ */
+const clauseBreak = new RegExp(
+  String.raw`(?<=[.!?])\s+|\s+[-–—]\s+(?!\p{Lu}[\p{Ll}'’-]+${toldOfAfterName})|;\s+|,\s+(?=so\s)|\s*\p{Extended_Pictographic}[\p{Extended_Pictographic}\u{FE0F}\u{200D}]*\s*`,
+  'u',
+)
+
 function clausesOf(content: string): string[] {
   return content
     .replace(/^[^:]{1,60}\b(?:said|asked):\s*/, '')
-    .split(
-      // A dash before one name and a comma sets the name off in its clause: "seeing someone new - Halima, we met…".
-      /(?<=[.!?])\s+|\s+[-–—]\s+(?!\p{Lu}[\p{Ll}'’-]+,\s*(?:we|she|he|they|who|I|i)\b)|;\s+|,\s+(?=so\s)|\s*\p{Extended_Pictographic}[\p{Extended_Pictographic}\u{FE0F}\u{200D}]*\s*/u,
-    )
+    .split(clauseBreak)
     .flatMap((clause) => withQuestionApart(clause.trim()))
     .map((clause) => clause.trim())
     .filter(Boolean)
@@ -917,14 +928,10 @@ const sportsByVenue: Record<string, readonly string[]> = {
   court: words(
     'tennis | basketball | padel | squash | volleyball | badminton | pickleball | netball | handball',
   ),
-  courts: words(
-    'tennis | basketball | padel | squash | volleyball | badminton | pickleball | netball | handball',
-  ),
   pitch: words('football | soccer | rugby | cricket | hockey'),
   field: words('football | soccer | rugby | baseball | softball | hockey | lacrosse'),
   pool: words('swimming | water polo | diving'),
   mat: words('yoga | judo | wrestling | bjj | jiu-jitsu | jiu jitsu | pilates'),
-  mats: words('yoga | judo | wrestling | bjj | jiu-jitsu | jiu jitsu | pilates'),
   rink: words('hockey | ice hockey | skating | ice skating'),
   track: words('running | athletics | cycling'),
   slopes: words('skiing | snowboarding'),
@@ -941,7 +948,10 @@ const sportsByVenue: Record<string, readonly string[]> = {
  * where it is played ("retired from the court") the sports played there ("pickup basketball tonight").
  */
 export function wordsForEndedValue(attribute: string, value: string): string[] {
-  const venue = attribute === 'sport' ? sportsByVenue[value.toLowerCase()] : undefined
+  const place = value.toLowerCase()
+  // "the courts", "the mats": a venue in the plural is the same venue.
+  const venue =
+    attribute === 'sport' ? (sportsByVenue[place] ?? sportsByVenue[place.replace(/s$/, '')]) : undefined
   return [value, ...(venue ?? [])]
 }
 
