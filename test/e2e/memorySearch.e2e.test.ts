@@ -118,7 +118,50 @@ beforeAll(async () => {
   for (const [index, remark] of distractions.entries())
     await rememberConversation(client, conversationUser, [`Carol: ${remark}`], `distraction-${String(index)}`)
   await rememberDiary(client, diarist, diary)
+  await rememberChat(client, gardener, gardenChat)
 }, 300_000)
+
+const gardener = uniqueName('erin')
+// A user's remarks about their garden over three days, between a long reply and small talk: a question about the
+// order they came up in needs each remark once, not the reply's many statements.
+const gardenChat = [
+  {
+    on: '2024-04-02T09:00:00.000Z',
+    text: 'User: I want to rebuild my garden around three raised vegetable beds.',
+  },
+  {
+    on: '2024-04-02T09:01:00.000Z',
+    text: 'Assistant: Raised beds in a garden warm up early in spring. Cedar boards last long in a garden bed. Fill each garden bed with compost and topsoil. Water a raised garden bed more often in summer. Leave paths wide enough for a wheelbarrow between the garden beds.',
+  },
+  { on: '2024-04-09T18:00:00.000Z', text: 'User: My neighbour lent me a ladder for the roof gutters.' },
+  {
+    on: '2024-04-16T08:30:00.000Z',
+    text: 'User: For the garden I now plan a small wildlife pond by the hedge.',
+  },
+  {
+    on: '2024-04-16T08:31:00.000Z',
+    text: 'Assistant: A pond needs a sunny spot and a shallow edge for frogs.',
+  },
+  {
+    on: '2024-04-23T19:00:00.000Z',
+    text: 'User: The old garden fence has to be replaced before the summer.',
+  },
+]
+
+/** Ingests the messages of one user–assistant chat, each a document on its day, in one batch. */
+async function rememberChat(api: MemoryClient, user: string, chat: { on: string; text: string }[]) {
+  await ingestAndFinish(
+    api,
+    chat.map(({ on, text }, message) => ({
+      document: text,
+      document_type: 'ai-chat-conversation' as const,
+      mode: 'fast' as const,
+      document_created_at: on,
+      user_id: user,
+      metadata: { message },
+    })),
+  )
+}
 
 const diarist = uniqueName('dana')
 // Evenings out, each on its day; the one of 14 July 2023 shares the fewest words with the question asked about it.
@@ -213,6 +256,23 @@ describe('a turn of a conversation ingested turn by turn, in one batch', () => {
     // The reply holds no word of the query; only its context, the turn before it, does.
     expect(reply?.content).toMatch(/felt crazy/)
     expect(results[0]?.content).toContain(sponsor)
+  })
+})
+
+describe('a question about a whole history ("the order in which I brought up…")', () => {
+  it('finds what the asker said, one memory per message, whatever the answer instructions say', async () => {
+    const results = await search({
+      query:
+        'Can you list the order in which I brought up different aspects of my garden throughout our conversations? Mention ONLY and ONLY three items.',
+      user_id: gardener,
+      limit: 5,
+      mode: 'accurate',
+    })
+    const messages = results.map((memory) => memory.metadata.message)
+    // The long reply holds five statements about gardens; the page takes one of them at most.
+    expect(new Set(messages).size).toBe(messages.length)
+    // The three remarks about the garden, each once.
+    expect(messages).toEqual(expect.arrayContaining([0, 3, 5]))
   })
 })
 

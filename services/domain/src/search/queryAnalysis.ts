@@ -83,3 +83,83 @@ export function withoutNames(query: string): string | null {
   if (stripped === query.trim() || contentWordCount(stripped) < 2) return null
   return stripped
 }
+
+// How an answer should look, said in the question: not what it is about. "Mention ONLY and ONLY five items.",
+// "Answer in two sentences." — a whole sentence of instructions.
+const answerFormSentence =
+  /(?:^|(?<=[.?!]\s*))\s*(?:please\s+)?(?:mention|list|name|give|include|answer|respond|reply|keep|limit|use)\b[^.?!]*?\b(?:items?|points?|things?|words?|sentences?|bullets?|examples?|steps?)\b[^.?!]*[.?!]?/giu
+
+// The request around the topic: "Can you walk me through", "give me a comprehensive summary of how".
+const requestOpening =
+  /^\s*(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?(?:list|walk\s+me\s+through|tell\s+me|remind\s+me\s+of|give\s+me|provide(?:\s+me\s+with)?|show\s+me|outline|recap|summari[sz]e|describe)\b\s*/iu
+const summaryOf =
+  /\b(?:a|an)\s+(?:(?:clear|brief|short|quick|comprehensive|complete|full|detailed|overall|concise)\s+)*(?:summary|overview|recap|timeline|rundown)\s+of\b\s*/giu
+// "the order in which I brought up", "in order": the answer is a sequence, the topic is what follows.
+const orderOfMentions =
+  /\b(?:(?:in\s+)?(?:the\s+)?(?:chronological\s+)?order\s+in\s+which|in\s+(?:chronological\s+)?order\s+how)\s+I\s+(?:first\s+)?(?:brought\s+up|mentioned|discussed|raised|asked\s+about|talked\s+about|worked\s+on|covered)\b\s*/giu
+const inOrder = /,?\s*\bin\s+(?:chronological\s+)?order\b(?=\s*[,.?!]|\s*$)/giu
+const overConversations =
+  /,?\s*\b(?:throughout|across|over|during|in)\s+(?:all\s+)?(?:of\s+)?(?:our|my|the|these)\s+(?:previous\s+|past\s+|earlier\s+|different\s+|many\s+)?(?:conversations?|discussions?|chats?|sessions?|talks?|exchanges?|messages?|requests?)\b/giu
+const overTime =
+  /,?\s*\b(?:over\s+time|over\s+the\s+(?:past|last)\s+(?:few\s+|several\s+|couple\s+of\s+)?(?:days|weeks|months|years))\b/giu
+const untilNow = /,?\s*\b(?:so\s+far|along\s+the\s+way)\b/giu
+// "across my weather app conversations", "across my questions": a history named with its topic, which stays.
+const acrossNamedConversations =
+  /\b(?:throughout|across)\s+(?:all\s+)?(?:of\s+)?(?:(?:our|my|the|these)\s+)?(?:[\p{L}-]+\s+){0,3}(?:conversations?|discussions?|chats?|sessions?|requests?|questions?|messages?)\b/giu
+// "different aspects of", "different concepts related to": the items the answer lists, not their topic.
+const itemsOf =
+  /\b(?:the\s+)?(?:different|various|main|key)\s+(?:[\p{L}-]+\s+)?(?:aspects|concepts|ways|areas|parts|topics|things|steps|stages|points)\s+(?:of|related\s+to|about|in|that)\s+/giu
+
+/**
+ * The topic of a question that also says how to answer it ("Can you list the order in which I brought up different
+ * aspects of my budget tracker throughout our conversations? Mention ONLY and ONLY three items." → "my budget
+ * tracker"). Words about the answer's form match every message of a conversation alike, so they only blur what
+ * the question is about. The question itself when nothing was removed or nothing is left.
+ */
+export function topicOf(query: string): string {
+  const topic = query
+    .replace(answerFormSentence, ' ')
+    .replace(requestOpening, '')
+    .replace(orderOfMentions, '')
+    .replace(summaryOf, '')
+    .replace(itemsOf, '')
+    .replace(overConversations, '')
+    .replace(overTime, '')
+    .replace(untilNow, '')
+    .replace(inOrder, '')
+    .replace(/\s+([,.?!])/g, '$1')
+    .replace(/\s+/g, ' ')
+    .replace(/^[\s,;:-]+|[\s,;:-]+$/g, '')
+    .trim()
+  const asked = query.replace(/\s+/g, ' ').trim()
+  return topic !== asked && contentWordCount(topic) >= 1 ? topic : query.trim()
+}
+
+/**
+ * A question about a whole history rather than one statement: the order things came up in, a summary of how
+ * something went, something counted or compared across sessions. Its answer draws on many messages, each of which
+ * says a little.
+ */
+export function asksAcrossConversations(query: string): boolean {
+  return [
+    orderOfMentions,
+    summaryOf,
+    acrossNamedConversations,
+    overTime,
+    /\bsummari[sz]e\b/giu,
+    /\bhow\s+(?:many\s+times|often)\s+(?:did|have)\s+I\b/giu,
+  ].some((pattern) => {
+    pattern.lastIndex = 0
+    return pattern.test(query)
+  })
+}
+
+/**
+ * A question about what the asker themself said ("the order in which I brought up…", "how many times did I mention…",
+ * "what did I say I was using…"): the user's own turns hold the answer, not the replies to them.
+ */
+export function asksWhatTheySaid(query: string): boolean {
+  return /\bI\s+(?:first\s+)?(?:brought\s+up|bring\s+up|mentioned|mention|raised|told\s+you|said|say|reported|talked\s+about)\b/iu.test(
+    query,
+  )
+}

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { entityKeyCandidatesOf, subQueriesOf, withoutNames } from './queryAnalysis.js'
+import {
+  asksAcrossConversations,
+  asksWhatTheySaid,
+  entityKeyCandidatesOf,
+  subQueriesOf,
+  topicOf,
+  withoutNames,
+} from './queryAnalysis.js'
 import { defaultSearchTuning } from './searchTuning.js'
 import {
   cosine,
@@ -152,6 +159,79 @@ describe('withoutNames', () => {
   it('gives null when there is no name or too little is left', () => {
     expect(withoutNames('where did she go hiking?')).toBeNull()
     expect(withoutNames('Who is Caroline?')).toBeNull()
+  })
+})
+
+describe('topicOf and asksAcrossConversations', () => {
+  it('keeps what a question is about and drops how the answer should look', () => {
+    expect(
+      topicOf(
+        'Could you walk me through, in order, the order in which I mentioned the main parts of my garden redesign across all our chats? List only four points.',
+      ),
+    ).toBe('my garden redesign?')
+    expect(
+      topicOf('Could you list the order in which I raised the various stages of the kitchen remodel?'),
+    ).toBe('the kitchen remodel?')
+    expect(
+      topicOf('Give me a short overview of how my marathon training went over the last few weeks.'),
+    ).toBe('how my marathon training went.')
+    expect(topicOf('Please summarize how my Spanish lessons have gone so far.')).toBe(
+      'how my Spanish lessons have gone.',
+    )
+    expect(topicOf('Can you list three libraries for parsing dates?')).toBe(
+      'three libraries for parsing dates?',
+    )
+  })
+
+  it('leaves a question about one thing as it was asked', () => {
+    for (const question of [
+      'Where did Maria move after she left Lisbon?',
+      'When did I order the new laptop?',
+      'What did you recommend for my sourdough starter?',
+      'Which  classical musicians does Melanie enjoy listening to?',
+    ])
+      expect(topicOf(question)).toBe(question.trim())
+  })
+
+  it('gives the question back when nothing but instructions is left', () => {
+    expect(topicOf('Summarize it all, in order.')).toBe('Summarize it all, in order.')
+  })
+
+  it('tells a question about a whole history from one about a single statement', () => {
+    for (const question of [
+      'In what order did I bring up the roof repairs? Can you list the order in which I brought up each contractor?',
+      'Summarise what we decided about the wedding venue.',
+      'How has my sleep changed over time?',
+      'How many times did I mention the dentist?',
+      'How many plants did I repot across all my sessions?',
+      'Give me a complete summary of my tax questions.',
+    ])
+      expect(asksAcrossConversations(question), question).toBe(true)
+    for (const question of [
+      'When did I repot the fern?',
+      'What time is my dentist appointment?',
+      'How much progress have we made on the chapter so far?',
+      'What order did the pizza place get wrong?',
+    ])
+      expect(asksAcrossConversations(question), question).toBe(false)
+  })
+})
+
+describe('asksWhatTheySaid', () => {
+  it("finds questions about the asker's own words, not about what they did or were told", () => {
+    for (const question of [
+      'Which hotels did I mention for the Rome trip?',
+      'What did I say my budget was?',
+      'List the order in which I first brought up the side projects.',
+      'When I told you about the leak, what had the plumber quoted?',
+    ])
+      expect(asksWhatTheySaid(question), question).toBe(true)
+    for (const question of [
+      'What did you say about my budget?',
+      'Which hotel did I book?',
+      'What did Maria mention about her trip?',
+    ])
+      expect(asksWhatTheySaid(question), question).toBe(false)
   })
 })
 

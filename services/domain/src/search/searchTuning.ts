@@ -29,12 +29,23 @@ export interface SearchTuning {
      * answer how to reply rather than what to say, so share few words with the question.
      */
     preferences: number
+    /**
+     * accurate only, when the asker asks what they themself said ("the order in which I brought up…", "what did I
+     * say I was using…"): the question against their own turns.
+     */
+    ownWords: number
   }
   /** Candidates per requested result taken from each list (at least 50, at most 200). */
   depthPerResult: number
   /** Fused candidates per requested result that the reranker sees (at least 30). */
   rerankPerResult: number
   rerank: RerankTuning
+  /**
+   * accurate only, for a question about a whole history (the order things came up in, a summary of how something
+   * went): its answer needs many messages, each saying a little, so the reranker sees more candidates and the page
+   * takes at most `perSource` memories of one message.
+   */
+  acrossConversations: { depthPerResult: number; rerankPerResult: number; perSource: number }
   /**
    * With include_superseded: what a memory no longer valid keeps of its score. Below 1, so the current version of a
    * fact ranks above the versions it superseded for the same question; not 0, so a question about the old version
@@ -62,6 +73,7 @@ export const defaultSearchTuning: SearchTuning = {
     periodVector: 2,
     periodKeyword: 2,
     preferences: 2,
+    ownWords: 1,
   },
   depthPerResult: 5,
   rerankPerResult: 3,
@@ -73,6 +85,7 @@ export const defaultSearchTuning: SearchTuning = {
     sameSourceDiscount: 0.6,
     assistantPrior: 0.7,
   },
+  acrossConversations: { depthPerResult: 10, rerankPerResult: 6, perSource: 1 },
   superseded: 0.8,
   instructionScore: 0.55,
 }

@@ -6,7 +6,15 @@ import { AppError } from '@memory-service/domain'
 import { MEMORIES_ALIAS } from '@memory-service/domain'
 import { derivedFields, type StoredMemory } from './memoryStore.js'
 import { validityFilters } from './memoryValidity.js'
-import { entityIdFor, entityKeyCandidatesOf, subQueriesOf, withoutNames } from '@memory-service/domain'
+import {
+  asksAcrossConversations,
+  asksWhatTheySaid,
+  entityIdFor,
+  entityKeyCandidatesOf,
+  subQueriesOf,
+  topicOf,
+  withoutNames,
+} from '@memory-service/domain'
 import {
   cosine,
   fuseRankings,
@@ -302,8 +310,10 @@ export function createMemorySearch(deps: {
     // One embedding, the most a fast search can pay for: of the question without its names, so a memory attributed
     // to someone else, or naming the person differently, is found by what was said. The names still count, by
     // keyword (BM25 over the whole question's words, in the same request) and by the entities they name.
-    const entities = entitiesNamedIn(instanceId, request.query, request.graph)
-    const [question = []] = await embed([withoutNames(request.query) ?? request.query])
+    // Of its topic: "list the order in which I brought up…" says how to answer, not what about.
+    const topic = topicOf(request.query)
+    const entities = entitiesNamedIn(instanceId, topic, request.graph)
+    const [question = []] = await embed([withoutNames(topic) ?? topic])
     const embedded = performance.now()
     // Against both readings of a memory (alone, in its conversation) in one kNN leg: the inner product with the
     // readings' sum is the sum of the two cosines.
@@ -318,7 +328,7 @@ export function createMemorySearch(deps: {
           tuning.lists.graph,
         ),
       )
-    const terms = searchTermsOf(request.query)
+    const terms = searchTermsOf(topic)
     // Scores add up: a memory ranks by its kNN scores plus its keyword score, weighted.
     const response = await deps.elasticsearch.search<StoredMemory>({
       index,
@@ -366,15 +376,21 @@ export function createMemorySearch(deps: {
   async function accurate(instanceId: string, request: SearchRequest): Promise<SearchOutcome> {
     const started = performance.now()
     const filters = scopeFilters(instanceId, request)
-    const neutral = withoutNames(request.query)
+    // What the question is about, without how to answer it ("list the order in which I brought up…").
+    const topic = topicOf(request.query)
+    const broad = asksAcrossConversations(request.query) ? tuning.acrossConversations : null
+    const neutral = withoutNames(topic)
     // The name-free question by keyword too: a name matches every memory of that person and drowns the topic.
     const questions = [
-      { text: request.query, weight: 1 },
-      ...subQueriesOf(request.query).map((text) => ({ text, weight: tuning.lists.subQuestion })),
+      { text: topic, weight: 1 },
+      ...subQueriesOf(topic).map((text) => ({ text, weight: tuning.lists.subQuestion })),
       ...(neutral ? [{ text: neutral, weight: tuning.lists.withoutNames }] : []),
     ]
-    const entities = entitiesNamedIn(instanceId, request.query, request.graph)
-    const depth = Math.min(Math.max(request.limit * tuning.depthPerResult, 50), 200)
+    const entities = entitiesNamedIn(instanceId, topic, request.graph)
+    const depth = Math.min(
+      Math.max(request.limit * (broad?.depthPerResult ?? tuning.depthPerResult), 50),
+      200,
+    )
     // The keyword lists need no vectors: they go to Elasticsearch while the model embeds the questions, so the two
     // costliest stages overlap (the model on one core, Elasticsearch on the other).
     const keywordSearches: ListSearch[] = questions.flatMap(({ text, weight }) => {
@@ -481,6 +497,16 @@ export function createMemorySearch(deps: {
         weight: tuning.lists.preferences,
         scored: true,
       })
+    // What the asker said: their own turns, which the replies to them outnumber and outtalk.
+    if (asksWhatTheySaid(request.query) && tuning.lists.ownWords > 0)
+      vectorSearches.push({
+        body: listBody(
+          knn('embedding', vectors[0] ?? [], depth, [...filters, { terms: { speaker: userRoles } }]),
+          depth,
+        ),
+        weight: tuning.lists.ownWords,
+        scored: true,
+      })
     if (inPeriod && tuning.lists.periodVector > 0)
       vectorSearches.push({
         body: listBody(knn('embedding', vectors[0] ?? [], depth, inPeriod), depth),
@@ -495,7 +521,10 @@ export function createMemorySearch(deps: {
       scored ? [{ hits, k: depth }] : [],
     )
     const similarity = similarityFromLists(scoredLists)
-    const rerankDepth = Math.min(Math.max(request.limit * tuning.rerankPerResult, 30), depth)
+    const rerankDepth = Math.min(
+      Math.max(request.limit * (broad?.rerankPerResult ?? tuning.rerankPerResult), 30),
+      depth,
+    )
     const fused = [...fuseRankings(rankings).entries()].sort((a, b) => b[1] - a[1]).slice(0, rerankDepth)
     if (fused.length === 0)
       return {
@@ -530,8 +559,9 @@ export function createMemorySearch(deps: {
     const documents = new Map<string, StoredMemory>()
     for (const doc of fetched.docs)
       if ('found' in doc && doc.found && doc._source) documents.set(doc._id, doc._source)
-    const queryTerms = [...new Set(searchTermsOf(request.query).split(' ').filter(Boolean))]
-    const aboutAsker = asksAboutThemself(request.query)
+    const queryTerms = [...new Set(searchTermsOf(topic).split(' ').filter(Boolean))]
+    // A summary of a history draws on the replies as much as on the asker's words: no reason to prefer the asker's.
+    const aboutAsker = asksAboutThemself(request.query) && !(broad && !asksWhatTheySaid(request.query))
     const namedEntities = new Set(entities)
     const reranked = rerank(
       tuning.rerank,
@@ -565,6 +595,7 @@ export function createMemorySearch(deps: {
       reranked,
       ({ id }) => documents.get(id)?.source.ingestion_id ?? id,
       request.limit,
+      broad?.perSource,
     )
     const order =
       nearInstruction &&
