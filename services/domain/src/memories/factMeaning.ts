@@ -155,6 +155,9 @@ const leftBefore =
 /** Words after a name that make it a workplace rather than a place to live. */
 const workplaceAfter =
   /^(?:['’]s)?\s+(?:office|offices|campus|hq|headquarters|canteen|cafeteria|team|teams|colleagues|people|bench|onboarding|relocation|badge|intranet|stand-?up|all-hands|sprint|launch|campaign|shift|shifts|contract|job|role|offer|salary|internship|graduate scheme|pays|is (?:paying|sending|moving)|has (?:the best|way better) canteen|moves so fast)\b/i
+/** Words after a place that tell where a job is: "the UK role", "a Vancouver job", "the Toronto office". */
+const whereAJobIs =
+  /^(?:['’]s)?\s+(?:job|jobs|role|roles|offer|offers|position|positions|salary|contract|internship|office|offices|team|based)\b/i
 /** Words after a name that make it a place: its weather, transport, streets, prices, people. */
 const placeAfter =
   /^(?:['’]s)?\s+(?:heat|weather|fog|smog|wind|winters?|summers?|rain|humidity|traffic|metro|subway|trams?|buses|rent|prices|housing|life|is (?:so |soo? )?(?:clean|quiet|hot|cold|cheap|expensive|loud|beautiful|lovely|grey|gray|rainy|windy|humid)|has been home)\b/i
@@ -315,6 +318,27 @@ const ordinaryOpeningWord =
 const departmentWord =
   /^(?:back|front|head|main|home|box|post|branch|regional|sales|marketing|design|support|dev|engineering|product|data|legal|finance|hr|it|ops|security|whole|entire|night|day|late|early|weekend)$/i
 
+/**
+ * A name that ends in what it is, and that is a venue, an event or an idea rather than a home, a workplace or a school:
+ * "The Seaside Grill", "Montserrat Botanical Gardens", "the Writers’ Meetup", "the Triangle Sum Theorem".
+ */
+const venueEventOrIdeaName =
+  /\b(?:festival|conference|summit|meetup|meet-up|workshop|workshops|awards?|expo|masterclass|webinar|gardens?|grill|caf[eé]|bistro|diner|pub|restaurant|hotel|library|museum|park|beach|lagoon|theorem|criteri(?:on|a)|principle|method|framework|style|guide|guidelines)$/iu
+
+/** Words after a name that make it an event, a rule or a style: "the University of Montserrat seminar", "MLA style". */
+const eventOrIdeaAfter =
+  /^(?:['’]s?)?\s+(?:[\p{L}-]+\s+)?(?:event|events|concert|festival|conference|convention|expo|tournament|marathon|seminar|meetup|meet-up|workshop|summit|awards?|webinar|masterclass|theorem|criteria|criterion|formula|style|guidelines|parser)\b/iu
+
+/** A publication is no workplace, home or school to the reader: "submitting to the Journal of Media Studies". */
+const publicationName = /\b(?:journal|magazine|gazette|podcast|newsletter)\b/i
+
+/** A version, a number or a release after a name: "Sprint 2", "Bootstrap 5.3.0", "Python 3.11" name no workplace. */
+const versionAfter = /^\s*(?:v(?:ersion)?\s*)?\d/i
+
+/** Words before a name that make it a tool or a project in use: "working on Sprint 2", "using Jobscan", "like Hulu". */
+const toolOrProjectBefore =
+  /\b(?:working on|work on|works on|using|use|uses|used|via|like|e\.g\.,?|such as|tool|tools|app|apps|platform|library)\s+(?:a\s+|an\s+|the\s+|their\s+|my\s+|our\s+)?(?:\p{Lu}[\p{L}'’]*(?:,\s*|\s+(?:and|or)\s+))?$/iu
+
 interface Candidate {
   name: string
   at: number
@@ -362,6 +386,15 @@ function nameCandidates(statement: StatementView, lenient: Lenience): Candidate[
     .filter(
       (candidate) =>
         candidate.kind !== 'date' &&
+        !venueEventOrIdeaName.test(candidate.name) &&
+        !publicationName.test(candidate.name) &&
+        !departmentWord.test(candidate.name) &&
+        !eventOrIdeaAfter.test(statement.text.slice(candidate.at + candidate.name.length)) &&
+        // A title in quotes: "Representation of Women in Film".
+        !/["“]$/.test(statement.text.slice(0, candidate.at)) &&
+        !versionAfter.test(statement.text.slice(candidate.at + candidate.name.length)) &&
+        // "Objective 2: Increase team productivity": a label's value opens like a sentence.
+        !(candidate.kind === 'unknown' && /:\s*$/.test(statement.text.slice(0, candidate.at))) &&
         entityKey(candidate.name) !== speakerKey &&
         !leftBefore.test(statement.text.slice(Math.max(0, candidate.at - 40), candidate.at)),
     )
@@ -431,9 +464,13 @@ function employerOf(statement: StatementView, lenient: Lenience): Found | null {
     if (candidate.kind === 'person' || candidate.kind === 'event' || candidate.kind === 'date') return false
     // "a great time at the LGBT pride event", "dinner at the Nike store": an event or a venue, no employer.
     if (eventOrVenueAfter.test(after(statement, candidate))) return false
+    if (toolOrProjectBefore.test(before(statement, candidate, 40))) return false
+    // "volunteer work with Montserrat Youth Media": unpaid, and beside a job rather than instead of it.
+    if (/\bvolunteer\w*\b/i.test(before(statement, candidate, 40))) return false
     const atWork = workplaceAfter.test(after(statement, candidate))
-    // The recognizer types a name after "at" as a place; only the gazetteer's places are surely no employer.
-    if (isKnownPlace(candidate.name)) return atWork
+    // The recognizer types a name after "at" as a place; only the gazetteer's places are surely no employer, and
+    // "the UK role", "a Vancouver job", "the Toronto office" say where a job is, not for whom.
+    if (isKnownPlace(candidate.name)) return atWork && !whereAJobIs.test(after(statement, candidate))
     const worksThere =
       atWork ||
       /\b(?:at|for|with|joined|joining|join|by|to|@)\s+(?:the\s+)?$/i.test(before(statement, candidate))
@@ -449,21 +486,23 @@ function employerOf(statement: StatementView, lenient: Lenience): Found | null {
 const schoolWords =
   /\b(?:university|college|school|academy|institute|polytechnic|politecnico|uni|conservatory|seminary|business school)\b/i
 
+const enrolledBefore = /\b(?:at|to|into|enrolled|attending|attend|from)\s+(?:the\s+)?$/i
+const schoolLifeAfter = /^\s+(?:campus|students?|semester|lectures?|degree|admissions?|acceptance)\b/i
+
 function schoolOf(statement: StatementView, lenient: Lenience): Found | null {
-  const named = nameCandidates(statement, lenient).filter(
-    (candidate) =>
-      candidate.kind !== 'person' &&
-      // "a conference in the UK": a country or city is a school only by a school's word in its name; so is a company
-      // ("EPAM is paying for my english classes").
-      (schoolWords.test(candidate.name) ||
-        (!isKnownPlace(candidate.name) &&
-          !isKnownEmployer(candidate.name) &&
-          (/^\p{Lu}{2,6}$/u.test(candidate.name) ||
-            (presumesTopic(lenient) && candidate.kind !== 'location') ||
-            /\b(?:at|to|enrolled|attending|attend|accepted into)\s+(?:the\s+)?$/i.test(
-              before(statement, candidate),
-            )))),
-  )
+  const named = nameCandidates(statement, lenient).filter((candidate) => {
+    if (candidate.kind === 'person') return false
+    // "a conference in the UK": a country or city is a school only by a school's word in its name; so is a company
+    // ("EPAM is paying for my english classes").
+    if (schoolWords.test(candidate.name)) return true
+    if (isKnownPlace(candidate.name) || isKnownEmployer(candidate.name)) return false
+    const enrolled = enrolledBefore.test(before(statement, candidate))
+    // An acronym is a school where the words around it show one ("accepted at UCL", "UWI campus"), not in "CSS
+    // selectors" or "an ATS optimization course", unless an older statement is read as a version of a known school.
+    if (/^\p{Lu}{2,6}$/u.test(candidate.name))
+      return lenient === 'version' || enrolled || schoolLifeAfter.test(after(statement, candidate))
+    return (presumesTopic(lenient) && candidate.kind !== 'location') || enrolled
+  })
   if (named.length > 0) return last(named)
   // "settling in at edinburgh uni": a place followed by a school word.
   const lower = /\b(?<name>\p{L}[\p{L}-]+)\s+(?:uni|university|college)\b/iu.exec(statement.text)

@@ -239,6 +239,32 @@ describe('recognizeFact, by the kind of value and the words around it', () => {
     ).toMatchObject({ attribute: 'employer', value: 'amazon' })
   })
 
+  it('reads no workplace, home or school in a venue, an event, a tool, a publication or where a job is', () => {
+    const sureOf = (attribute: string) => ({ [attribute]: 0.8, not: 0.1 })
+    const read = (content: string, attribute: string) => {
+      const found = recognizeFact(content, 'Noor', sureOf(attribute))
+      return found ? `${found.attribute}=${found.value}` : null
+    }
+    expect(read('Noor had a team dinner at the Harbour Grill to celebrate the launch.', 'employer')).toBeNull()
+    expect(read('Noor spent the weekend at Kew Gardens with the whole team.', 'employer')).toBeNull()
+    expect(read('Noor met two recruiters at the Lagos Tech Summit on Friday.', 'employer')).toBeNull()
+    expect(read('Noor met a recruiter at the Fintech Week conference.', 'employer')).toBeNull()
+    expect(read('Noor now works on Sprint 4 of the billing rewrite.', 'employer')).toBeNull()
+    expect(read('Noor started using Trello and Notion to plan the work.', 'employer')).toBeNull()
+    expect(read('Noor is weighing the Berlin role against staying put.', 'employer')).toBeNull()
+    expect(read('Noor booked a call with HR about the benefits.', 'employer')).toBeNull()
+    expect(read('Noor does volunteer work with Code Club Lagos on Saturdays.', 'employer')).toBeNull()
+    expect(read('Noor sent the article to the Journal of Urban Design.', 'school')).toBeNull()
+    expect(read('Noor is struggling with CSS selectors in the course project.', 'school')).toBeNull()
+    expect(read('Noor finally got into UCL, the campus is huge.', 'school')).toBe('school=ucl')
+    expect(read('Noor finally joined Paystack, first week done.', 'employer')).toBe('employer=paystack')
+    expect(
+      fact('Goal 2: Grow Team Revenue: Description: Boost team sales by 10%.', 'Noor', {
+        asVersionOf: 'employer',
+      }),
+    ).toBeNull()
+  })
+
   it('takes a model number for the value once the classifier is sure the statement is about a phone', () => {
     expect(recognizeFact('Sam upgraded to the 15 pro max.', 'Sam', { phone: 0.7, not: 0.1 })).toMatchObject({
       attribute: 'phone',
