@@ -312,7 +312,7 @@ const sportAfter =
   /^\s*(?:training|practice|session|sessions|class(?:es)?|match(?:es)?|league|club|team|every|now|is (?:my|their)|has (?:completely )?taken over|season|game|games)\b/i
 
 const ordinaryOpeningWord =
-  /(?:ing|ed|ly|['’](?:ve|re|ll|d|s|t|m))$|^(?:this|that|these|those|there|here|then|also|just|still|even|only|maybe|some|every|each|any|many|much|most|more|other|such|what|when|where|which|who|why|how|being|having|getting|going|thanks|sorry|wow|yes|yeah|no|ok|okay|well|so|but|and|or|if|though|although|because|since|after|before|while|until|unless|whether|it|its|they|them|their|we|our|you|your|he|she|his|her|my|me|i)$/i
+  /(?:ing|ed|ly|['’](?:ve|re|ll|d|s|t|m))$|^(?:this|that|these|those|there|here|then|also|always|never|however|additionally|finally|overall|lastly|introduction|conclusion|objective|just|still|even|only|maybe|some|every|each|any|many|much|most|more|other|such|what|when|where|which|who|why|how|being|having|getting|going|thanks|sorry|wow|yes|yeah|no|ok|okay|well|so|but|and|or|if|though|although|because|since|after|before|while|until|unless|whether|it|its|they|them|their|we|our|you|your|he|she|his|her|my|me|i)$/i
 
 /** Words that name a part of a workplace, not the workplace: "Back office", "Sales team", "Head office". */
 const departmentWord =
@@ -327,7 +327,7 @@ const venueEventOrIdeaName =
 
 /** Words after a name that make it an event, a rule or a style: "the University of Montserrat seminar", "MLA style". */
 const eventOrIdeaAfter =
-  /^(?:['’]s?)?\s+(?:[\p{L}-]+\s+)?(?:event|events|concert|festival|conference|convention|expo|tournament|marathon|seminar|meetup|meet-up|workshop|summit|awards?|webinar|masterclass|theorem|criteria|criterion|formula|style|guidelines|parser)\b/iu
+  /^(?:['’]s?)?\s+(?:[\p{L}-]+\s+)?(?:event|events|concert|festival|conference|convention|expo|tournament|marathon|seminar|meetup|meet-up|workshop|summit|awards?|webinar|masterclass|theorem|criteria|criterion|formula|style|guidelines|parser|call|calls|meeting|meetings)\b/iu
 
 /** A publication is no workplace, home or school to the reader: "submitting to the Journal of Media Studies". */
 const publicationName = /\b(?:journal|magazine|gazette|podcast|newsletter)\b/i

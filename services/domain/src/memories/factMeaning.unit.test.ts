@@ -175,7 +175,9 @@ describe('recognizeFact, by the kind of value and the words around it', () => {
     expect(
       recognizeFact('Tomás binged every Harry Potter movie this weekend.', 'Tomás', aboutWork),
     ).toBeNull()
-    expect(recognizeFact('Tomás is a huge fan of Potter, the books and the films.', 'Tomás', aboutWork)).toBeNull()
+    expect(
+      recognizeFact('Tomás is a huge fan of Potter, the books and the films.', 'Tomás', aboutWork),
+    ).toBeNull()
     // "first" after "sold" names nothing that ended.
     expect(endedValuesOf('Tomás sold their first house as a realtor!', 'Tomás')).toEqual([])
   })
@@ -245,7 +247,9 @@ describe('recognizeFact, by the kind of value and the words around it', () => {
       const found = recognizeFact(content, 'Noor', sureOf(attribute))
       return found ? `${found.attribute}=${found.value}` : null
     }
-    expect(read('Noor had a team dinner at the Harbour Grill to celebrate the launch.', 'employer')).toBeNull()
+    expect(
+      read('Noor had a team dinner at the Harbour Grill to celebrate the launch.', 'employer'),
+    ).toBeNull()
     expect(read('Noor spent the weekend at Kew Gardens with the whole team.', 'employer')).toBeNull()
     expect(read('Noor met two recruiters at the Lagos Tech Summit on Friday.', 'employer')).toBeNull()
     expect(read('Noor met a recruiter at the Fintech Week conference.', 'employer')).toBeNull()
@@ -253,11 +257,15 @@ describe('recognizeFact, by the kind of value and the words around it', () => {
     expect(read('Noor started using Trello and Notion to plan the work.', 'employer')).toBeNull()
     expect(read('Noor is weighing the Berlin role against staying put.', 'employer')).toBeNull()
     expect(read('Noor booked a call with HR about the benefits.', 'employer')).toBeNull()
+    expect(read('Noor moved the Slack call with the new team lead to Monday.', 'employer')).toBeNull()
     expect(read('Noor does volunteer work with Code Club Lagos on Saturdays.', 'employer')).toBeNull()
     expect(read('Noor sent the article to the Journal of Urban Design.', 'school')).toBeNull()
     expect(read('Noor is struggling with CSS selectors in the course project.', 'school')).toBeNull()
     expect(read('Noor finally got into UCL, the campus is huge.', 'school')).toBe('school=ucl')
     expect(read('Noor finally joined Paystack, first week done.', 'employer')).toBe('employer=paystack')
+    expect(
+      fact('Always keep the replies short when I ask about my classes.', 'Noor', { asVersionOf: 'school' }),
+    ).toBeNull()
     expect(
       fact('Goal 2: Grow Team Revenue: Description: Boost team sales by 10%.', 'Noor', {
         asVersionOf: 'employer',
