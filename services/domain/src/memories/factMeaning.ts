@@ -323,7 +323,7 @@ const departmentWord =
  * "The Seaside Grill", "Montserrat Botanical Gardens", "the Writers’ Meetup", "the Triangle Sum Theorem".
  */
 const venueEventOrIdeaName =
-  /\b(?:festival|conference|summit|meetup|meet-up|workshop|workshops|awards?|expo|masterclass|webinar|gardens?|grill|caf[eé]|bistro|diner|pub|restaurant|hotel|library|museum|park|beach|lagoon|theorem|criteri(?:on|a)|principle|method|framework|style|guide|guidelines)$/iu
+  /\b(?:festival|conference|summit|meetup|meet-up|workshop|workshops|awards?|expo|masterclass|webinar|gardens?|grill|caf[eé]|bistro|diner|pub|restaurant|hotel|library|museum|park|beach|lagoon|street|avenue|road|boulevard|plaza|square|theorem|criteri(?:on|a)|principle|method|framework|style|guide|guidelines)$/iu
 
 /** Words after a name that make it an event, a rule or a style: "the University of Montserrat seminar", "MLA style". */
 const eventOrIdeaAfter =

@@ -257,6 +257,7 @@ describe('recognizeFact, by the kind of value and the words around it', () => {
     expect(read('Noor started using Trello and Notion to plan the work.', 'employer')).toBeNull()
     expect(read('Noor is weighing the Berlin role against staying put.', 'employer')).toBeNull()
     expect(read('Noor booked a call with HR about the benefits.', 'employer')).toBeNull()
+    expect(read('Noor has a team meeting at 3 PM at Harbour Street.', 'employer')).toBeNull()
     expect(read('Noor moved the Slack call with the new team lead to Monday.', 'employer')).toBeNull()
     expect(read('Noor does volunteer work with Code Club Lagos on Saturdays.', 'employer')).toBeNull()
     expect(read('Noor sent the article to the Journal of Urban Design.', 'school')).toBeNull()
