@@ -119,7 +119,41 @@ beforeAll(async () => {
     await rememberConversation(client, conversationUser, [`Carol: ${remark}`], `distraction-${String(index)}`)
   await rememberDiary(client, diarist, diary)
   await rememberChat(client, gardener, gardenChat)
+  await rememberChat(client, student, thesisChat)
 }, 300_000)
+
+const student = uniqueName('femi')
+// A thread through a person: the mentor's suggestion in the last remark never says "thesis", and other people's
+// theses say it more often than the student's own remarks do.
+const thesisChat = [
+  {
+    on: '2024-02-01T09:00:00.000Z',
+    text: 'User: My thesis supervisor Dr Okonjo wants the first chapter of my thesis by March.',
+  },
+  {
+    on: '2024-02-08T09:00:00.000Z',
+    text: 'User: Dr Okonjo liked the outline of my thesis but asked for more sources.',
+  },
+  {
+    on: '2024-02-15T09:00:00.000Z',
+    text: 'User: Dr Okonjo suggested I present at the spring colloquium in Ibadan.',
+  },
+  {
+    on: '2024-02-16T09:00:00.000Z',
+    text: 'User: My cousin defended his thesis on soil chemistry last week.',
+  },
+  {
+    on: '2024-02-17T09:00:00.000Z',
+    text: 'User: A thesis on river erosion won the faculty prize this year.',
+  },
+  {
+    on: '2024-02-18T09:00:00.000Z',
+    text: 'User: The library keeps printed theses from the last fifty years.',
+  },
+  { on: '2024-02-19T09:00:00.000Z', text: 'User: My flatmate is writing a thesis about jazz in Lagos.' },
+  { on: '2024-02-20T09:00:00.000Z', text: 'User: I bought a new bike helmet for the ride to campus.' },
+  { on: '2024-02-21T09:00:00.000Z', text: 'User: The canteen now serves jollof rice on Fridays.' },
+]
 
 const gardener = uniqueName('erin')
 // A user's remarks about their garden over three days, between a long reply and small talk: a question about the
@@ -161,6 +195,13 @@ async function rememberChat(api: MemoryClient, user: string, chat: { on: string;
       metadata: { message },
     })),
   )
+  // A finished job's memories are stored; search sees them after the index's next refresh.
+  await eventually(async () => {
+    const found = await api.memories.search({ query: 'message', user_id: user, limit: 50, mode: 'fast' })
+    return new Set(found.results.map((memory) => memory.metadata.message)).size === chat.length
+      ? found
+      : undefined
+  }, 30_000)
 }
 
 const diarist = uniqueName('dana')
@@ -273,6 +314,22 @@ describe('a question about a whole history ("the order in which I brought up…"
     expect(new Set(messages).size).toBe(messages.length)
     // The three remarks about the garden, each once.
     expect(messages).toEqual(expect.arrayContaining([0, 3, 5]))
+  })
+})
+
+describe('a question about a whole history, through a person it does not name', () => {
+  it('follows the people the best answers share to what else was said of them', async () => {
+    const results = await search({
+      query:
+        'Can you list the order in which I brought up different aspects of my thesis across our conversations?',
+      user_id: student,
+      limit: 6,
+      mode: 'accurate',
+    })
+    const messages = results.map((memory) => memory.metadata.message)
+    // The supervisor's suggestion shares no word with the question; the two remarks before it name the supervisor.
+    // Without the thread it ranks seventh, below every remark that says "thesis".
+    expect(messages).toEqual(expect.arrayContaining([0, 1, 2]))
   })
 })
 

@@ -186,3 +186,20 @@ export function withAtMostPerSource<T>(
 export function sourceCapFor(limit: number): number {
   return Math.max(1, Math.ceil(limit * 0.3))
 }
+
+/**
+ * The entities a thread runs through: those at least two of the best candidates mention, but not every one (the
+ * asker, in all of them), and not one the question names (searched already). `mentioned` holds each candidate's
+ * entity ids.
+ */
+export function sharedThreadEntities(
+  mentioned: readonly (readonly string[])[],
+  named: readonly string[],
+): string[] {
+  const counts = new Map<string, number>()
+  for (const entityIds of mentioned)
+    for (const entityId of new Set(entityIds)) counts.set(entityId, (counts.get(entityId) ?? 0) + 1)
+  return [...counts.entries()]
+    .filter(([entityId, count]) => count >= 2 && count < mentioned.length && !named.includes(entityId))
+    .map(([entityId]) => entityId)
+}

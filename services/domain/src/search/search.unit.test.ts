@@ -15,6 +15,7 @@ import {
   similarityFromLists,
   termCoverage,
   type RerankCandidate,
+  sharedThreadEntities,
   withAtMostPerSource,
 } from './ranking.js'
 
@@ -214,6 +215,20 @@ describe('topicOf and asksAcrossConversations', () => {
       'What order did the pizza place get wrong?',
     ])
       expect(asksAcrossConversations(question), question).toBe(false)
+  })
+})
+
+describe('sharedThreadEntities', () => {
+  it('follows what several of the best candidates mention, not what all or only one do, nor what was asked', () => {
+    const best = [
+      ['ent_asker', 'ent_mentor', 'ent_library'],
+      ['ent_asker', 'ent_mentor'],
+      ['ent_asker', 'ent_essay', 'ent_library'],
+      ['ent_asker', 'ent_deadline'],
+    ]
+    expect(sharedThreadEntities(best, []).sort()).toEqual(['ent_library', 'ent_mentor'])
+    expect(sharedThreadEntities(best, ['ent_library'])).toEqual(['ent_mentor'])
+    expect(sharedThreadEntities([['ent_mentor', 'ent_mentor'], ['ent_essay']], [])).toEqual([])
   })
 })
 

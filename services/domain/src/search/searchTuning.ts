@@ -45,7 +45,14 @@ export interface SearchTuning {
    * went): its answer needs many messages, each saying a little, so the reranker sees more candidates and the page
    * takes at most `perSource` memories of one message.
    */
-  acrossConversations: { depthPerResult: number; rerankPerResult: number; perSource: number }
+  acrossConversations: {
+    depthPerResult: number
+    rerankPerResult: number
+    perSource: number
+    /** The best candidates whose shared entities are followed as one more list (0: none followed), and its weight. */
+    threadFrom: number
+    threadWeight: number
+  }
   /**
    * With include_superseded: what a memory no longer valid keeps of its score. Below 1, so the current version of a
    * fact ranks above the versions it superseded for the same question; not 0, so a question about the old version
@@ -85,7 +92,13 @@ export const defaultSearchTuning: SearchTuning = {
     sameSourceDiscount: 0.6,
     assistantPrior: 0.7,
   },
-  acrossConversations: { depthPerResult: 10, rerankPerResult: 6, perSource: 1 },
+  acrossConversations: {
+    depthPerResult: 10,
+    rerankPerResult: 6,
+    perSource: 1,
+    threadFrom: 8,
+    threadWeight: 1,
+  },
   superseded: 0.8,
   instructionScore: 0.55,
 }

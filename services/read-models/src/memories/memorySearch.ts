@@ -11,6 +11,7 @@ import {
   asksWhatTheySaid,
   entityIdFor,
   entityKeyCandidatesOf,
+  sharedThreadEntities,
   subQueriesOf,
   topicOf,
   withoutNames,
@@ -65,6 +66,13 @@ interface ListSearch {
   body: estypes.SearchSearchRequestBody
   weight: number
   /** A kNN list: the rerank reads each candidate's similarity off its score. */
+  scored: boolean
+}
+
+/** A list's hits, best first, with its search's weight and kind. */
+interface RankedList {
+  hits: { id: string; score: number }[]
+  weight: number
   scored: boolean
 }
 
@@ -285,9 +293,7 @@ export function createMemorySearch(deps: {
   })
 
   /** Several ranked lists in one multi-search; a kNN list keeps its scores (the rerank reads similarity off them). */
-  async function runSearches(
-    searches: ListSearch[],
-  ): Promise<{ hits: { id: string; score: number }[]; weight: number; scored: boolean }[]> {
+  async function runSearches(searches: ListSearch[]): Promise<RankedList[]> {
     if (searches.length === 0) return []
     const { responses } = await deps.elasticsearch.msearch({
       index,
@@ -371,6 +377,28 @@ export function createMemorySearch(deps: {
         rerank: 0,
       },
     }
+  }
+
+  /**
+   * The entities a history question's thread runs through without the question naming them (the mentor of "my
+   * academic work and mentorship"), read off the best `from` candidates of the first lists (sharedThreadEntities).
+   */
+  async function threadOf(lists: RankedList[], from: number, named: string[]): Promise<string[]> {
+    const best = [
+      ...fuseRankings(lists.map(({ hits, weight }) => ({ ids: hits.map(({ id }) => id), weight }))),
+    ]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, from)
+      .map(([id]) => id)
+    if (best.length < from) return []
+    const fetched = await deps.elasticsearch.mget<Pick<StoredMemory, 'entity_ids'>>({
+      index,
+      docs: best.map((id) => ({ _id: id, _source: { includes: ['entity_ids'] } })),
+    })
+    return sharedThreadEntities(
+      fetched.docs.map((doc) => ('found' in doc && doc.found ? (doc._source?.entity_ids ?? []) : [])),
+      named,
+    )
   }
 
   async function accurate(instanceId: string, request: SearchRequest): Promise<SearchOutcome> {
@@ -515,6 +543,21 @@ export function createMemorySearch(deps: {
       })
     const lists = [...(await runSearches(vectorSearches)), ...(await keywordLists)]
     const searches = [...vectorSearches, ...keywordSearches]
+    if (broad && broad.threadFrom > 0) {
+      const thread = await threadOf(lists, broad.threadFrom, entities)
+      if (thread.length > 0) {
+        const followed: ListSearch = {
+          body: listBody(
+            knn('embedding', vectors[0] ?? [], depth, [...filters, { terms: { entity_ids: thread } }]),
+            depth,
+          ),
+          weight: broad.threadWeight,
+          scored: true,
+        }
+        lists.push(...(await runSearches([followed])))
+        searches.push(followed)
+      }
+    }
     const retrieved = performance.now()
     const rankings: Ranking[] = lists.map(({ hits, weight }) => ({ ids: hits.map(({ id }) => id), weight }))
     const scoredLists: ScoredList[] = lists.flatMap(({ hits, scored }) =>
