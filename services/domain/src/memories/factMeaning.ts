@@ -455,15 +455,18 @@ function residenceOf(statement: StatementView, lenient: Lenience): Found | null 
   )
 }
 
-/** Words after a name that make it an event or a place visited: "Pride event", "Apple store", "Nobu restaurant". */
-const eventOrVenueAfter =
-  /^(?:['’]s)?\s+(?:[\p{L}-]+\s+)?(?:event|events|party|parade|pride|concert|festival|conference|convention|expo|show|game|match|tournament|race|marathon|restaurant|bar|pub|cafe|café|club|museum|gallery|park|hotel|store|shop|mall|stadium|arena|theatre|theater|cinema)\b/iu
+/**
+ * Words after a name that make it a place visited or a show, not a workplace: "Apple store", "Nobu restaurant", "Pride
+ * parade" (an event or a conference after it already made it no value: eventOrIdeaAfter).
+ */
+const visitedPlaceAfter =
+  /^(?:['’]s)?\s+(?:[\p{L}-]+\s+)?(?:party|parade|pride|show|game|match|race|restaurant|bar|pub|cafe|café|club|museum|gallery|park|hotel|store|shop|mall|stadium|arena|theatre|theater|cinema)\b/iu
 
 function employerOf(statement: StatementView, lenient: Lenience): Found | null {
   const employers = nameCandidates(statement, lenient).filter((candidate) => {
     if (candidate.kind === 'person' || candidate.kind === 'event' || candidate.kind === 'date') return false
     // "a great time at the LGBT pride event", "dinner at the Nike store": an event or a venue, no employer.
-    if (eventOrVenueAfter.test(after(statement, candidate))) return false
+    if (visitedPlaceAfter.test(after(statement, candidate))) return false
     if (toolOrProjectBefore.test(before(statement, candidate, 40))) return false
     // "volunteer work with Montserrat Youth Media": unpaid, and beside a job rather than instead of it.
     if (/\bvolunteer\w*\b/i.test(before(statement, candidate, 40))) return false
@@ -486,7 +489,7 @@ function employerOf(statement: StatementView, lenient: Lenience): Found | null {
 const schoolWords =
   /\b(?:university|college|school|academy|institute|polytechnic|politecnico|uni|conservatory|seminary|business school)\b/i
 
-const enrolledBefore = /\b(?:at|to|into|enrolled|attending|attend|from)\s+(?:the\s+)?$/i
+const enrolledBefore = /\b(?:at|to|into|enrolled|attending|attend)\s+(?:the\s+)?$/i
 const schoolLifeAfter = /^\s+(?:campus|students?|semester|lectures?|degree|admissions?|acceptance)\b/i
 
 function schoolOf(statement: StatementView, lenient: Lenience): Found | null {

@@ -407,6 +407,7 @@ export function createMemorySearch(deps: {
     // What the question is about, without how to answer it ("list the order in which I brought up…").
     const topic = topicOf(request.query)
     const broad = asksAcrossConversations(request.query) ? tuning.acrossConversations : null
+    const ownWords = asksWhatTheySaid(request.query)
     const neutral = withoutNames(topic)
     // The name-free question by keyword too: a name matches every memory of that person and drowns the topic.
     const questions = [
@@ -526,7 +527,7 @@ export function createMemorySearch(deps: {
         scored: true,
       })
     // What the asker said: their own turns, which the replies to them outnumber and outtalk.
-    if (asksWhatTheySaid(request.query) && tuning.lists.ownWords > 0)
+    if (ownWords && tuning.lists.ownWords > 0)
       vectorSearches.push({
         body: listBody(
           knn('embedding', vectors[0] ?? [], depth, [...filters, { terms: { speaker: userRoles } }]),
@@ -604,7 +605,8 @@ export function createMemorySearch(deps: {
       if ('found' in doc && doc.found && doc._source) documents.set(doc._id, doc._source)
     const queryTerms = [...new Set(searchTermsOf(topic).split(' ').filter(Boolean))]
     // A summary of a history draws on the replies as much as on the asker's words: no reason to prefer the asker's.
-    const aboutAsker = asksAboutThemself(request.query) && !(broad && !asksWhatTheySaid(request.query))
+    const summarizes = broad !== null && !ownWords
+    const aboutAsker = asksAboutThemself(request.query) && !summarizes
     const namedEntities = new Set(entities)
     const reranked = rerank(
       tuning.rerank,
