@@ -147,7 +147,10 @@ describe('event producer and consumer', () => {
         handled.push(event.payload.event_id)
       },
     })
-    await producer.append(otherTopic, [
+    // A producer of its own: the shared one may still hold deleted topics of earlier tests in its metadata, and its
+    // refresh then waits out the test (a CI run timed out here at 60 s).
+    const retryProducer = await createEventProducer(kafka, codec)
+    await retryProducer.append(otherTopic, [
       {
         key: 'k',
         subject: `${otherTopic}-value`,
@@ -159,6 +162,7 @@ describe('event producer and consumer', () => {
     expect(handled).toEqual(['evt_retry'])
     expect(attempts).toBe(2)
     await retryConsumer.close()
+    await retryProducer.close()
     await admin.deleteTopics([otherTopic])
   })
   it('fetches a batch again after its handler failed with an error kafkajs would stop the consumer for', async () => {
