@@ -117,9 +117,9 @@ beforeAll(async () => {
   ])
   for (const [index, remark] of distractions.entries())
     await rememberConversation(client, conversationUser, [`Carol: ${remark}`], `distraction-${String(index)}`)
-  await rememberDiary(client, diarist, diary)
-  await rememberChat(client, gardener, gardenChat)
-  await rememberChat(client, student, thesisChat)
+  await rememberDated(client, diarist, diary)
+  await rememberDated(client, gardener, gardenChat)
+  await rememberDated(client, student, thesisChat)
 }, 300_000)
 
 const student = uniqueName('femi')
@@ -182,23 +182,26 @@ const gardenChat = [
   },
 ]
 
-/** Ingests the messages of one user–assistant chat, each a document on its day, in one batch. */
-async function rememberChat(api: MemoryClient, user: string, chat: { on: string; text: string }[]) {
+/**
+ * Ingests one user's dated entries (diary lines, the messages of a chat), each a document on its day, in one batch,
+ * and waits until search sees every one; their metadata names the day and the entry's place.
+ */
+async function rememberDated(api: MemoryClient, user: string, entries: { on: string; text: string }[]) {
   await ingestAndFinish(
     api,
-    chat.map(({ on, text }, message) => ({
+    entries.map(({ on, text }, message) => ({
       document: text,
       document_type: 'ai-chat-conversation' as const,
       mode: 'fast' as const,
       document_created_at: on,
       user_id: user,
-      metadata: { message },
+      metadata: { on, message },
     })),
   )
   // A finished job's memories are stored; search sees them after the index's next refresh.
   await eventually(async () => {
     const found = await api.memories.search({ query: 'message', user_id: user, limit: 50, mode: 'fast' })
-    return new Set(found.results.map((memory) => memory.metadata.message)).size === chat.length
+    return new Set(found.results.map((memory) => memory.metadata.message)).size === entries.length
       ? found
       : undefined
   }, 30_000)
@@ -207,31 +210,11 @@ async function rememberChat(api: MemoryClient, user: string, chat: { on: string;
 const diarist = uniqueName('dana')
 // Evenings out, each on its day; the one of 14 July 2023 shares the fewest words with the question asked about it.
 const diary = [
-  { on: '2023-05-02T20:00:00.000Z', entry: 'Dana: I watched a film at the cinema with my friends tonight.' },
-  { on: '2023-07-14T21:00:00.000Z', entry: 'Dana: Saw a spooky thriller on the big screen this evening.' },
-  { on: '2023-09-20T19:30:00.000Z', entry: 'Dana: We watched an old film at the cinema downtown.' },
-  { on: '2023-11-05T20:15:00.000Z', entry: 'Dana: I watched a documentary film at the cinema after work.' },
+  { on: '2023-05-02T20:00:00.000Z', text: 'Dana: I watched a film at the cinema with my friends tonight.' },
+  { on: '2023-07-14T21:00:00.000Z', text: 'Dana: Saw a spooky thriller on the big screen this evening.' },
+  { on: '2023-09-20T19:30:00.000Z', text: 'Dana: We watched an old film at the cinema downtown.' },
+  { on: '2023-11-05T20:15:00.000Z', text: 'Dana: I watched a documentary film at the cinema after work.' },
 ]
-
-/** Ingests dated entries of one user in one batch and waits until each is searchable. */
-async function rememberDiary(api: MemoryClient, user: string, entries: { on: string; entry: string }[]) {
-  await ingestAndFinish(
-    api,
-    entries.map(({ on, entry }) => ({
-      document: entry,
-      document_type: 'ai-chat-conversation' as const,
-      mode: 'fast' as const,
-      document_created_at: on,
-      user_id: user,
-      metadata: { on },
-    })),
-  )
-  // A finished job's memories are stored; search sees them after the index's next refresh.
-  await eventually(async () => {
-    const found = await api.memories.search({ query: 'evening', user_id: user, limit: 10, mode: 'fast' })
-    return found.results.length === entries.length ? found : undefined
-  }, 30_000)
-}
 
 const conversationUser = uniqueName('carol')
 // A word only the first turn of the conversation holds: the reply after it says nothing of it.
