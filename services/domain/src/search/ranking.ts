@@ -182,6 +182,23 @@ export function withAtMostPerSource<T>(
   return [...taken, ...deferred].slice(0, limit)
 }
 
+/**
+ * The standing instructions near a question ("Always format code with syntax highlighting when I ask about
+ * implementation details") in the last places of its page, unless the page has them already; each takes the score
+ * of the last result it follows. The page keeps at least one result of its own.
+ */
+export function withInstructionsLast(
+  ranked: readonly { id: string; score: number }[],
+  instructions: readonly string[],
+  limit: number,
+): { id: string; score: number }[] {
+  const page = ranked.slice(0, limit)
+  const missing = instructions.filter((instruction) => !page.some(({ id }) => id === instruction))
+  if (missing.length === 0 || limit <= missing.length) return page
+  const kept = page.slice(0, limit - missing.length)
+  return [...kept, ...missing.map((id) => ({ id, score: kept.at(-1)?.score ?? 0 }))]
+}
+
 /** Three of ten: a few, in proportion to the page. */
 export function sourceCapFor(limit: number): number {
   return Math.max(1, Math.ceil(limit * 0.3))

@@ -17,6 +17,7 @@ import {
   type RerankCandidate,
   sharedThreadEntities,
   withAtMostPerSource,
+  withInstructionsLast,
 } from './ranking.js'
 
 const rerank = (candidates: RerankCandidate[]) => rerankWith(defaultSearchTuning.rerank, candidates)
@@ -359,6 +360,43 @@ describe('similarityFromLists', () => {
     ])
     expect(similarity.of('d')).toBe(0.3)
     expect(similarity.of('a')).toBe(0.9)
+  })
+})
+
+describe('withInstructionsLast', () => {
+  const ranked = [
+    { id: 'a', score: 0.9 },
+    { id: 'b', score: 0.8 },
+    { id: 'c', score: 0.7 },
+    { id: 'd', score: 0.6 },
+  ]
+
+  it('puts the instructions the page lacks in its last places, with the score of the result before them', () => {
+    expect(withInstructionsLast(ranked, ['code', 'security'], 4)).toEqual([
+      { id: 'a', score: 0.9 },
+      { id: 'b', score: 0.8 },
+      { id: 'code', score: 0.8 },
+      { id: 'security', score: 0.8 },
+    ])
+  })
+
+  it('leaves an instruction the page has where it ranked, and a page without instructions as it is', () => {
+    expect(withInstructionsLast(ranked, ['b', 'code'], 4).map(({ id }) => id)).toEqual([
+      'a',
+      'b',
+      'c',
+      'code',
+    ])
+    expect(withInstructionsLast(ranked, [], 3).map(({ id }) => id)).toEqual(['a', 'b', 'c'])
+  })
+
+  it('keeps at least one result of the page, and fills a short page after its results', () => {
+    expect(withInstructionsLast(ranked, ['code', 'security'], 2).map(({ id }) => id)).toEqual(['a', 'b'])
+    expect(withInstructionsLast(ranked.slice(0, 1), ['code', 'security'], 10).map(({ id }) => id)).toEqual([
+      'a',
+      'code',
+      'security',
+    ])
   })
 })
 

@@ -65,6 +65,12 @@ export interface SearchTuning {
    * place of its results.
    */
   instructionScore: number
+  /**
+   * accurate only: how many of the nearest such instructions may take the last places. More than one: a question
+   * often falls under two ("show me how to implement login": the one about code snippets, the one about
+   * authentication), and the nearest is the right one only half the time.
+   */
+  instructionsTaken: number
 }
 
 export const defaultSearchTuning: SearchTuning = {
@@ -101,4 +107,5 @@ export const defaultSearchTuning: SearchTuning = {
   },
   superseded: 0.8,
   instructionScore: 0.55,
+  instructionsTaken: 2,
 }

@@ -13,6 +13,7 @@ import {
   entityKeyCandidatesOf,
   sharedThreadEntities,
   subQueriesOf,
+  withInstructionsLast,
   topicOf,
   withoutNames,
 } from '@memory-service/domain'
@@ -500,11 +501,11 @@ export function createMemorySearch(deps: {
       })
     }
     // What a user told the assistant to keep doing: not ranked with the rest (it answers how to reply, so it shares
-    // little with the question), but the nearest one takes the last place when it is near enough.
+    // little with the question), but the nearest ones take the last places when they are near enough.
     const instructionsAt = vectorSearches.length
     vectorSearches.push({
       body: listBody(
-        // k above 1: the quantized index's nearest one is exact only among several rescored candidates.
+        // k above the few taken: the quantized index's nearest are exact only among several rescored candidates.
         knn('embedding', vectors[0] ?? [], 10, [
           ...filters,
           { term: { type: 'preference' } },
@@ -512,7 +513,7 @@ export function createMemorySearch(deps: {
           // Standing instructions ("Always …", "Never …", "… when I ask about …"), not every preference.
           { match: { content: { query: 'always never whenever asks', operator: 'or' } } },
         ]),
-        1,
+        tuning.instructionsTaken,
       ),
       weight: 0,
       scored: false,
@@ -582,9 +583,11 @@ export function createMemorySearch(deps: {
         },
       }
     // The candidates without their vectors (most of a memory's bytes), but for those no kNN list scored.
-    const instruction = lists[instructionsAt]?.hits[0]
-    const nearInstruction =
-      instruction && instruction.score >= tuning.instructionScore ? instruction.id : null
+    // A history's summary asks what happened more than how to say it: the nearest instruction at most.
+    const nearInstructions = (lists[instructionsAt]?.hits ?? [])
+      .slice(0, broad ? 1 : tuning.instructionsTaken)
+      .filter(({ score }) => score >= tuning.instructionScore)
+      .map(({ id }) => id)
     const fetched = await deps.elasticsearch.mget<StoredMemory>(
       {
         index,
@@ -593,9 +596,9 @@ export function createMemorySearch(deps: {
             _id: id,
             _source: { excludes: similarity.scored(id) ? withoutVectorsOrTerms : withReadingVectors },
           })),
-          ...(nearInstruction && !fused.some(([id]) => id === nearInstruction)
-            ? [{ _id: nearInstruction, _source: { excludes: withoutVectorsOrTerms } }]
-            : []),
+          ...nearInstructions
+            .filter((instruction) => !fused.some(([id]) => id === instruction))
+            .map((instruction) => ({ _id: instruction, _source: { excludes: withoutVectorsOrTerms } })),
         ],
       },
       { querystring: { _source_exclude_vectors: false } },
@@ -642,13 +645,11 @@ export function createMemorySearch(deps: {
       request.limit,
       broad?.perSource,
     )
-    const order =
-      nearInstruction &&
-      documents.has(nearInstruction) &&
-      request.limit > 1 &&
-      !ranked.some(({ id }) => id === nearInstruction)
-        ? [...ranked.slice(0, request.limit - 1), { id: nearInstruction, score: ranked.at(-1)?.score ?? 0 }]
-        : ranked
+    const order = withInstructionsLast(
+      ranked,
+      nearInstructions.filter((instruction) => documents.has(instruction)),
+      request.limit,
+    )
     return {
       hits: order.flatMap(({ id, score }) => {
         const memory = documents.get(id)
