@@ -163,3 +163,14 @@ export function asksWhatTheySaid(query: string): boolean {
     query,
   )
 }
+
+/**
+ * A question about what the assistant said before ("How did you recommend structuring my week?", "your earlier
+ * advice"): the replies hold the answer, so they are not weighed down as a first-person question's are. "What would
+ * you suggest?" asks for new advice, not about the old.
+ */
+export function asksWhatTheAssistantSaid(query: string): boolean {
+  return /\b(?:did|had)\s+you\s+(?:\w+\s+)?(?:recommend|suggest|say|tell|advise|propose|mention|explain|describe|outline)\b|\byou\s+(?:recommended|suggested|said|told|advised|proposed|mentioned|explained|described|outlined)\b|\byour\s+(?:earlier\s+|previous\s+|last\s+)?(?:advice|suggestions?|recommendations?|explanation)\b/iu.test(
+    query,
+  )
+}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   asksAcrossConversations,
+  asksWhatTheAssistantSaid,
   asksWhatTheySaid,
   entityKeyCandidatesOf,
   subQueriesOf,
@@ -230,6 +231,26 @@ describe('sharedThreadEntities', () => {
     expect(sharedThreadEntities(best, []).sort()).toEqual(['ent_library', 'ent_mentor'])
     expect(sharedThreadEntities(best, ['ent_library'])).toEqual(['ent_mentor'])
     expect(sharedThreadEntities([['ent_mentor', 'ent_mentor'], ['ent_essay']], [])).toEqual([])
+  })
+})
+
+describe('asksWhatTheAssistantSaid', () => {
+  it("finds questions about the assistant's earlier advice, not requests for new advice", () => {
+    for (const question of [
+      'How did you recommend structuring my writing process?',
+      'What approach did you recommend for my resume?',
+      'Which library had you suggested for the charts?',
+      'Remind me what you told me about the visa.',
+      'Can I still follow your earlier advice on the budget?',
+    ])
+      expect(asksWhatTheAssistantSaid(question), question).toBe(true)
+    for (const question of [
+      'What tools would you suggest I use?',
+      'How would you recommend I start?',
+      'What did I say my budget was?',
+      'Did Maria recommend the hotel?',
+    ])
+      expect(asksWhatTheAssistantSaid(question), question).toBe(false)
   })
 })
 

@@ -13,6 +13,7 @@ import {
   entityKeyCandidatesOf,
   sharedThreadEntities,
   subQueriesOf,
+  asksWhatTheAssistantSaid,
   withInstructionsLast,
   topicOf,
   withoutNames,
@@ -609,7 +610,9 @@ export function createMemorySearch(deps: {
     const queryTerms = [...new Set(searchTermsOf(topic).split(' ').filter(Boolean))]
     // A summary of a history draws on the replies as much as on the asker's words: no reason to prefer the asker's.
     const summarizes = broad !== null && !ownWords
-    const aboutAsker = asksAboutThemself(request.query) && !summarizes
+    // A question about the assistant's earlier advice draws on the replies.
+    const aboutAsker =
+      asksAboutThemself(request.query) && !summarizes && !asksWhatTheAssistantSaid(request.query)
     const namedEntities = new Set(entities)
     const reranked = rerank(
       tuning.rerank,
