@@ -185,7 +185,7 @@ export function withAtMostPerSource<T>(
 /**
  * The standing instructions near a question ("Always format code with syntax highlighting when I ask about
  * implementation details") in the last places of its page, unless the page has them already; each takes the score
- * of the last result it follows. The page keeps at least one result of its own.
+ * of the last result it follows. The page keeps at least one result of its own: the nearest instructions first.
  */
 export function withInstructionsLast(
   ranked: readonly { id: string; score: number }[],
@@ -193,8 +193,10 @@ export function withInstructionsLast(
   limit: number,
 ): { id: string; score: number }[] {
   const page = ranked.slice(0, limit)
-  const missing = instructions.filter((instruction) => !page.some(({ id }) => id === instruction))
-  if (missing.length === 0 || limit <= missing.length) return page
+  const missing = instructions
+    .filter((instruction) => !page.some(({ id }) => id === instruction))
+    .slice(0, Math.max(0, limit - 1))
+  if (missing.length === 0) return page
   const kept = page.slice(0, limit - missing.length)
   return [...kept, ...missing.map((id) => ({ id, score: kept.at(-1)?.score ?? 0 }))]
 }

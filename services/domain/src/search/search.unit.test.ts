@@ -412,7 +412,8 @@ describe('withInstructionsLast', () => {
   })
 
   it('keeps at least one result of the page, and fills a short page after its results', () => {
-    expect(withInstructionsLast(ranked, ['code', 'security'], 2).map(({ id }) => id)).toEqual(['a', 'b'])
+    expect(withInstructionsLast(ranked, ['code', 'security'], 2).map(({ id }) => id)).toEqual(['a', 'code'])
+    expect(withInstructionsLast(ranked, ['code'], 1).map(({ id }) => id)).toEqual(['a'])
     expect(withInstructionsLast(ranked.slice(0, 1), ['code', 'security'], 10).map(({ id }) => id)).toEqual([
       'a',
       'code',

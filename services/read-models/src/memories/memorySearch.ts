@@ -583,12 +583,12 @@ export function createMemorySearch(deps: {
           rerank: 0,
         },
       }
-    // The candidates without their vectors (most of a memory's bytes), but for those no kNN list scored.
     // A history's summary asks what happened more than how to say it: the nearest instruction at most.
     const nearInstructions = (lists[instructionsAt]?.hits ?? [])
       .slice(0, broad ? 1 : tuning.instructionsTaken)
       .filter(({ score }) => score >= tuning.instructionScore)
       .map(({ id }) => id)
+    // The candidates without their vectors (most of a memory's bytes), but for those no kNN list scored.
     const fetched = await deps.elasticsearch.mget<StoredMemory>(
       {
         index,
