@@ -243,8 +243,8 @@ function report(outcomes: Outcome[]): void {
     ),
     as_of: Number(
       ratio(
-        count(outcomes, (o) => o.asOf),
-        outcomes.length,
+        count(changes, (o) => o.asOf),
+        changes.length,
       ),
     ),
     traps: traps.length,
