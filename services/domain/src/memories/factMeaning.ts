@@ -290,10 +290,13 @@ function ownedLexiconValue(
   roleBefore: RegExp,
   roleAfter: RegExp,
   plural = false,
+  /** Words after the value that make it a kind of thing, not the speaker's: "dairy-free options", "vegan ice cream". */
+  thingAfter?: RegExp,
 ): Found | null {
   const owned = lexiconValues(statement, lexicon, { plural }).filter((found) => {
     const beforeText = statement.text.slice(Math.max(0, found.at - 30), found.at)
     const afterText = statement.text.slice(found.at + found.value.length, found.at + found.value.length + 30)
+    if (thingAfter?.test(afterText)) return false
     return roleBefore.test(beforeText) || roleAfter.test(afterText)
   })
   return owned.at(-1) ?? null
@@ -301,7 +304,11 @@ function ownedLexiconValue(
 
 const dietBefore =
   /\b(?:is|am|are|'m|'re|went|gone|going|became|been|stay(?:s|ed|ing)?|turned|now|fully|strict(?:ly)?|eat(?:s|ing)?|follow(?:s|ed|ing)?|on (?:a|the)|of|into|switched to|back to|quit)\s+(?:\w+\s+){0,3}$/i
-const dietAfter = /^\s*(?:now|for \w+|since|diet|life|lifestyle|again|these days|going|journey|day)\b/i
+// "vegan for 3 years", "for a while", not what a food is for: "dairy-free for people who can't have lactose".
+const dietAfter =
+  /^\s*(?:now|for (?:(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|several|many|a few|a couple of|almost|nearly|over|about)\s+\w+|years|months|weeks|ages|life|good)|since|diet|life|lifestyle|again|these days|going|journey|day)\b/i
+const dietThingAfter =
+  /^\s*(?:options?|food|foods|recipes?|ice cream|cakes?|bread|dish|dishes|meals?|snacks?|desserts?|treats?|products?|alternatives?|substitutes?|swaps?|margarine|butter|milk|cheese|cookies|brownies|burgers?|restaurants?|cafes?|places?|spots?|menus?|versions?|cookbooks?|baking|cooking|sweets?|frosting|icing|chocolate|pizza|pasta)\b/i
 const petBefore =
   /\b(?:got|get|adopted|have|has|had|rescued|bought|brought home|our|their|new|\p{Lu}\p{L}+['’]s)\s+(?:\w+\s+){0,3}$/iu
 const petAfter =
@@ -462,6 +469,9 @@ function residenceOf(statement: StatementView, lenient: Lenience): Found | null 
 const visitedPlaceAfter =
   /^(?:['’]s)?\s+(?:[\p{L}-]+\s+)?(?:party|parade|pride|show|game|match|race|restaurant|bar|pub|cafe|café|club|museum|gallery|park|hotel|store|shop|mall|stadium|arena|theatre|theater|cinema)\b/iu
 
+const supportedTeamAfter =
+  /^\s+(?:are|is)\s+(?:(?:my|our|their|his|her|\p{Lu}\p{L}+['’]s)\s+)?(?:favou?rite\s+|home\s+)?(?:team|club|side)\b/u
+
 function employerOf(statement: StatementView, lenient: Lenience): Found | null {
   const employers = nameCandidates(statement, lenient).filter((candidate) => {
     if (candidate.kind === 'person' || candidate.kind === 'event' || candidate.kind === 'date') return false
@@ -470,6 +480,8 @@ function employerOf(statement: StatementView, lenient: Lenience): Found | null {
     if (toolOrProjectBefore.test(before(statement, candidate, 40))) return false
     // "volunteer work with Montserrat Youth Media": unpaid, and beside a job rather than instead of it.
     if (/\bvolunteer\w*\b/i.test(before(statement, candidate, 40))) return false
+    // "The Wolves are John's team": a team one supports, no employer.
+    if (supportedTeamAfter.test(after(statement, candidate))) return false
     const atWork = workplaceAfter.test(after(statement, candidate))
     // The recognizer types a name after "at" as a place; only the gazetteer's places are surely no employer, and
     // "the UK role", "a Vancouver job", "the Toronto office" say where a job is, not for whom.
@@ -554,7 +566,8 @@ const relationshipStatus: [RegExp, string][] = [
     'single',
   ],
   [
-    /\b(?:got |are |is |'re |'m |am |just |finally |been )+married\b|\btied the knot\b|\bgot hitched\b/i,
+    // "My girlfriend and I had an amazing wedding ceremony": the wedding, not the word before it, is the status.
+    /\b(?:got |are |is |'re |'m |am |just |finally |been )+married\b|\btied the knot\b|\bgot hitched\b|\b(?:had|held|celebrated) (?:(?:an?|our|their|the) )?(?:(?:amazing|beautiful|lovely|small|big|tiny|intimate|emotional|perfect|wonderful|magical|simple|quiet|outdoor|and),? )*wedding\b/i,
     'married',
   ],
   [/\b(?:got |are |is |'re |'m |am |just |now |officially )+engaged\b|\bproposed\b/i, 'engaged'],
@@ -678,8 +691,9 @@ const readings: AttributeReading[] = [
   {
     attribute: 'diet',
     cues: dietCues,
-    value: (statement) => ownedLexiconValue(statement, diets, dietBefore, dietAfter),
-    namesItsKind: (statement) => ownedLexiconValue(statement, diets, dietBefore, dietAfter) !== null,
+    value: (statement) => ownedLexiconValue(statement, diets, dietBefore, dietAfter, false, dietThingAfter),
+    namesItsKind: (statement) =>
+      ownedLexiconValue(statement, diets, dietBefore, dietAfter, false, dietThingAfter) !== null,
   },
   {
     attribute: 'phone',
@@ -718,6 +732,23 @@ const opensAsQuestionOrRequest = new RegExp(
   `^(?:${questionOpeners}|help|give|tell|show|write|make)\\b(?!['’])`,
   'i',
 )
+/**
+ * Words about the listener state nothing of the speaker's life: advice and praise ("You can use dairy-free
+ * margarine instead of butter", "You should move to Lisbon"). "You know, I moved…" is a filler, not the subject.
+ */
+const addressesListener =
+  /^(?:(?:oh|so|well|and|but|honestly|seriously|sure|yes|yeah|yep|wow),?\s+)*(?:you|your|you['’](?:re|ve|ll|d))\b(?!,?\s+know\b)/i
+
+/** Whether the words before a value tell of the listener, the speaker not named among them ("You can use…"). */
+function tellsOfTheListener(head: string, speaker: string): boolean {
+  if (!addressesListener.test(head)) return false
+  const named = new RegExp(
+    `(?<![\\p{L}])(?:${speaker.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}|I|we|my|our)(?![\\p{L}])`,
+    'iu',
+  )
+  return !named.test(head)
+}
+
 /** Anywhere in a clause: what was, what is visited, what ended. */
 const notCurrent =
   /\b(?:no longer|anymore|(?<!\b(?:getting|get|got|gotten)\s)used to|trip|holiday|vacation|visit(?:ing|ed|s)?|for (?:a|the) (?:few days|week|weekend|conference|wedding)|interview(?:ed|ing)?|final round|(?:made|gave|got|received|extended)\s+(?:\w+\s+)?(?:an?\s+)?(?:job\s+)?offer|turned (?:it )?down|declined)\b/i
@@ -936,6 +967,7 @@ export function recognizeFact(
       const found = reading.value(view, lenience)
       if (!found) continue
       if (notYet.test(clause.slice(0, found.at))) continue
+      if (tellsOfTheListener(clause.slice(0, found.at), speaker)) continue
       const people = view.mentions.filter((mention) => mention.type === 'person')
       if (isSomeoneElses(clause, speaker, found.at, reading.involvesOthers ? [] : people)) continue
       const normalized = normalizedFactValue(found.value)

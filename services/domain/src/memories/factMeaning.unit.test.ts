@@ -38,6 +38,39 @@ describe('recognizeFact, by the kind of value and the words around it', () => {
     expect(fact('Help Tom pick a flat in Porto', 'Tom', { asVersionOf: 'residence' })).toBeNull()
   })
 
+  it("reads advice to the listener as no fact of the speaker's, unless the speaker's own news follows", () => {
+    const advice = "Nate said: You can use dairy-free margarine instead of butter, check they're dairy-free."
+    expect(recognizeFact(advice, 'Nate', { diet: 0.85 })).toBeNull()
+    expect(fact('Your advice helped, Ana moved to Lisbon last month.', 'Ana')).toBe('residence=lisbon')
+    expect(fact('You know, Ana moved to Lisbon last month.', 'Ana')).toBe('residence=lisbon')
+  })
+
+  it("reads a diet word that tells what a food is for as no diet of the speaker's, and one held for years as one", () => {
+    const food =
+      "Coconut ice cream is Nate's top pick. Plus, it's dairy-free for people who can't have lactose."
+    expect(recognizeFact(food, 'Nate', { diet: 0.8 })).toBeNull()
+    expect(fact('Nate has been vegan for 3 years now.', 'Nate')).toBe('diet=vegan')
+    // A diet word before a food or a dish names a kind of food.
+    expect(
+      recognizeFact("Nate said: Let's spread the joy of dairy-free options!", 'Nate', { diet: 0.8 }),
+    ).toBeNull()
+    expect(recognizeFact('Nate has been eating gluten-free bread lately.', 'Nate', { diet: 0.8 })).toBeNull()
+    expect(fact('Nate switched to a vegan diet.', 'Nate')).toBe('diet=vegan')
+  })
+
+  it('reads a team one supports as no employer', () => {
+    expect(fact("The Wolves are John's team for sure. And LeBron is the man.", 'John')).toBeNull()
+    expect(fact('John joined Stripe, the team is great.', 'John')).toBe('employer=stripe')
+  })
+
+  it('reads a wedding held as married, and one attended as nothing', () => {
+    expect(fact('John said: We had the wedding in a greenhouse!', 'John')).toBe('relationship=married')
+    expect(fact('We had a great time at John’s cousin’s wedding.', 'John')).toBeNull()
+    // Before the wedding, the word "girlfriend" is no status of its own.
+    const wedding = "John's girlfriend and John had an amazing and emotional wedding ceremony last week."
+    expect(fact(wedding, 'John')).not.toBe('relationship=in a relationship')
+  })
+
   it('reads a return to a diet, a title after "is a", a job title beside what it no longer is', () => {
     expect(fact('After two years Sam is back to vegan.', 'Sam')).toBe('diet=vegan')
     expect(fact("Sam switched careers - they're a data analyst at a bank now.", 'Sam')).toBe(
