@@ -46,7 +46,7 @@ const pastParticiples = new Set(
 )
 
 const adverbs = new Set(
-  'just also always never still even really totally actually finally often sometimes usually recently already definitely absolutely truly honestly literally seriously generally mostly only simply kinda sorta personally genuinely certainly rarely seldom hardly barely occasionally normally basically probably constantly now sure too def legit lowkey highkey def'.split(
+  'just also always never still even really totally actually finally first once later almost soon ever often sometimes usually recently already definitely absolutely truly honestly literally seriously generally mostly only simply kinda sorta personally genuinely certainly rarely seldom hardly barely occasionally normally basically probably constantly now sure too def legit lowkey highkey def'.split(
     ' ',
   ),
 )

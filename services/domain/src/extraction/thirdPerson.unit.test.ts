@@ -17,6 +17,8 @@ describe('speakInThirdPerson', () => {
     ['I go running.', 'Caroline goes running.'],
     ['I love it and I think so.', 'Caroline loves it and they think so.'],
     ['I really love painting.', 'Caroline really loves painting.'],
+    ['I first watched it 3 years ago.', 'Caroline first watched it 3 years ago.'],
+    ['I almost cried and I later laugh about it.', 'Caroline almost cried and they later laugh about it.'],
     ['I study and I watch films.', 'Caroline studies and they watch films.'],
     ['My husband and I love camping.', "Caroline's husband and Caroline love camping."],
     ['Do I look ok?', 'Does Caroline look ok?'],
