@@ -280,12 +280,13 @@ function offsetPeriod(unit: string, amount: number, reference: DayNumber): Perio
 const futureCue =
   /\b(?:will|won't|shall|gonna|going\s+to|plan(?:s|ning)?\s+to|planning|about\s+to|can't\s+wait|cannot\s+wait|looking\s+forward|hope\s+to|hoping\s+to|want\s+to|intend(?:s)?\s+to|excited\s+(?:for|about|to)|scheduled|upcoming|tomorrow|next|soon)\b|['’]ll\b|\b(?:is|are|am)\s+[a-z]+ing\b|['’](?:m|re)\s+[a-z]+ing\b/gi
 const pastCue =
-  /\b(?:was|were|did|didn't|had|went|got|came|saw|made|took|met|ran|ate|found|bought|gave|told|said|felt|left|won|lost|ago|yesterday|last|[a-z]{2,}ed(?<!\b(?:need|feed|seed|speed|indeed|proceed|exceed|succeed|breed|bleed|embed|excited|interested|tired|bored|scared|worried|stressed|thrilled|pleased|relieved|amazed|obsessed|motivated|inspired|overwhelmed|exhausted|surprised|blessed|supposed|used)))\b/gi
+  /\b(?:was|were|did|didn't|had|went|got|came|saw|made|took|met|ran|ate|found|bought|gave|told|said|felt|left|won|lost|ago|yesterday|last|[a-z]{2,}ed(?<!\b(?:need|feed|seed|speed|indeed|proceed|exceed|succeed|breed|bleed|embed|excited|interested|tired|bored|scared|worried|stressed|thrilled|pleased|relieved|amazed|obsessed|motivated|inspired|overwhelmed|exhausted|surprised|blessed|supposed|used|scheduled)))\b/gi
 
 function tenseOf(text: string): Tense {
   const future = text.match(futureCue)?.length ?? 0
   const past = text.match(pastCue)?.length ?? 0
-  if (future === 0 && past === 0) return 'none'
+  // As many cues each way ("getting ready for the interview on May 12; the letter I submitted"): no tense decides.
+  if (future === past) return 'none'
   return future > past ? 'future' : 'past'
 }
 
@@ -303,7 +304,17 @@ function yearlessDay(month: number, day: number, reference: DayNumber, tense: Te
     .filter((year) => isValidDay(year, month, day))
     .map((year) => dayNumber(year, month, day))
   if (tense === 'future') return candidates.find((candidate) => candidate >= reference) ?? null
-  return candidates.filter((candidate) => candidate <= reference).pop() ?? null
+  if (tense === 'past') return candidates.filter((candidate) => candidate <= reference).pop() ?? null
+  // Without a tense, the occurrence nearest the day it was written: "the interview is on May 12" a week before.
+  return (
+    candidates.reduce<DayNumber | null>(
+      (nearest, candidate) =>
+        nearest === null || Math.abs(candidate - reference) < Math.abs(nearest - reference)
+          ? candidate
+          : nearest,
+      null,
+    ) ?? null
+  )
 }
 
 function yearlessMonth(month: number, reference: DayNumber, tense: Tense): Period {

@@ -59,6 +59,19 @@ describe('resolveDates', () => {
     expect(resolveDates('We traveled in September.', monday).occurredOn).toBe('2022-09-01')
   })
 
+  it('completes a year-less day without a tense, or with as many cues each way, to the nearest occurrence', () => {
+    expect(resolveDates('The interview is on May 12.', monday).occurredOn).toBe('2023-05-12')
+    expect(resolveDates('My follow-up with Greg is scheduled for May 20.', monday).occurredOn).toBe(
+      '2023-05-20',
+    )
+    const mixed = resolveDates(
+      "I'm getting ready for the interview on May 12; I submitted the letter on April 23.",
+      monday,
+    )
+    expect(mixed.dates.map(({ start }) => start)).toEqual(['2023-05-12', '2023-04-23'])
+    expect(resolveDates('Her birthday: March 3.', monday).occurredOn).toBe('2023-03-03')
+  })
+
   it('reports explicit dates without repeating them', () => {
     expect(resolveDates('On 7 May 2023 we met.', monday)).toEqual({
       text: 'On 7 May 2023 we met.',
