@@ -28,7 +28,7 @@ import type {
 } from './extraction.js'
 import { removeNearDuplicates } from './nearDuplicates.js'
 import { finestStartOf, type ResolvedDate, resolveDates } from './relativeDates.js'
-import { splitLongSentence, splitSentences } from './sentences.js'
+import { splitLongSentence, splitSentences, withPreferencesApart } from './sentences.js'
 import { restoreDroppedSubject } from './droppedSubjects.js'
 import { speakInThirdPerson } from './thirdPerson.js'
 import { blocksOf, listSentences, withoutInlineMarkup } from './textBlocks.js'
@@ -318,9 +318,9 @@ function sentencesOf(text: string): string[] {
     }
     if (block.kind === 'list') sentences.push(...listSentences(block, MAX_SENTENCE))
     if (block.kind === 'prose') {
-      const prose = splitSentences(withStageDirectionsApart(withoutInlineMarkup(block.text))).flatMap(
-        (sentence) => splitLongSentence(sentence, MAX_SENTENCE),
-      )
+      const prose = splitSentences(withStageDirectionsApart(withoutInlineMarkup(block.text)))
+        .flatMap(withPreferencesApart)
+        .flatMap((sentence) => splitLongSentence(sentence, MAX_SENTENCE))
       if (heading !== null && prose[0] !== undefined && heading.length + prose[0].length < MAX_SENTENCE)
         prose[0] = `${heading.replace(/[:.]$/, '')}: ${prose[0]}`
       sentences.push(...prose)

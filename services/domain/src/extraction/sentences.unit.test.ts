@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { splitLongSentence, splitSentences } from './sentences.js'
+import { splitLongSentence, splitSentences, withPreferencesApart } from './sentences.js'
 
 describe('splitSentences', () => {
   it('splits a chat turn on !, ? and runs of them', () => {
@@ -106,5 +106,32 @@ describe('splitLongSentence', () => {
     const pieces = splitLongSentence(words, 80)
     expect(pieces.every((piece) => piece.length <= 80)).toBe(true)
     expect(pieces.join(' ')).toBe(words)
+  })
+})
+
+describe('withPreferencesApart', () => {
+  it('makes a preference inside a longer sentence a sentence of its own, up to the request after it', () => {
+    expect(
+      withPreferencesApart(
+        "I'm building a recipe app for my sister, and I'd rather keep it to plain HTML and a little CSS, so could you sketch the first page?",
+      ),
+    ).toEqual([
+      "I'm building a recipe app for my sister.",
+      "I'd rather keep it to plain HTML and a little CSS.",
+      'so could you sketch the first page?',
+    ])
+    // A comma inside the preference is not its end.
+    expect(
+      withPreferencesApart('My laptop is old, so we prefer light, offline tools, what editor fits?'),
+    ).toEqual(['My laptop is old.', 'we prefer light, offline tools.', 'what editor fits?'])
+  })
+
+  it('leaves a sentence that opens with the preference, or has none, whole', () => {
+    expect(withPreferencesApart('I prefer tea, and I like it hot.')).toEqual([
+      'I prefer tea, and I like it hot.',
+    ])
+    expect(withPreferencesApart('We went hiking, and the view was great.')).toEqual([
+      'We went hiking, and the view was great.',
+    ])
   })
 })
