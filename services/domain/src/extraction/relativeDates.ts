@@ -520,7 +520,7 @@ const matchers: Matcher[] = [
       'gi',
     ),
     resolve: (match, reference, tense) =>
-      explicitDay(match[1] ?? '', match[2] ?? '', match[3], reference, tense),
+      explicitDay(match[1] ?? '', match[2] ?? '', match[3], reference, deadlineOrTense(match, tense)),
   },
   {
     pattern: new RegExp(
@@ -528,7 +528,7 @@ const matchers: Matcher[] = [
       'gi',
     ),
     resolve: (match, reference, tense) =>
-      explicitDay(match[2] ?? '', match[1] ?? '', match[3], reference, tense),
+      explicitDay(match[2] ?? '', match[1] ?? '', match[3], reference, deadlineOrTense(match, tense)),
   },
   {
     pattern: new RegExp(`\\b(${monthPattern})\\.?,?\\s+(?:of\\s+)?((?:19|20)\\d{2})\\b`, 'gi'),
@@ -574,6 +574,12 @@ const matchers: Matcher[] = [
     resolve: (match) => ({ period: yearPeriod(Number(match[1])), approximate: false, explicit: true }),
   },
 ]
+
+/** "by February 1", "due May 3": a deadline lies ahead, whatever tense the sentence is in. */
+function deadlineOrTense(match: RegExpExecArray, tense: Tense): Tense {
+  const before = match.input.slice(Math.max(0, match.index - 12), match.index)
+  return /\b(?:by|until|till|due)\s+(?:the\s+)?$/i.test(before) ? 'future' : tense
+}
 
 function explicitDay(
   spelledMonth: string,

@@ -70,6 +70,10 @@ describe('resolveDates', () => {
     )
     expect(mixed.dates.map(({ start }) => start)).toEqual(['2023-05-12', '2023-04-23'])
     expect(resolveDates('Her birthday: March 3.', monday).occurredOn).toBe('2023-03-03')
+    // A deadline lies ahead even in a past sentence.
+    expect(
+      resolveDates('I finished two chapters, my goal was to submit by March 3.', monday).occurredOn,
+    ).toBe('2024-03-03')
   })
 
   it('reports explicit dates without repeating them', () => {
