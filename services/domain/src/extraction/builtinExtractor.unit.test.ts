@@ -350,6 +350,12 @@ describe('the built-in extractor on conversations with an assistant', () => {
     expect(extractChat('Melanie: What made you try it?')).toEqual([])
   })
 
+  it("keeps a preference told inside a user's request as a statement of its own", () => {
+    const request =
+      "User: I'm sketching a garden planner, and I'd rather keep it to plain HTML and CSS, so could you outline the first page?"
+    expect(extractChat(request)).toContain('The user would rather keep it to plain HTML and CSS.')
+  })
+
   it('makes a list one statement led by its heading, and skips code', () => {
     const message = [
       "User: Sure, let's break it down for my budget tracker project.",
