@@ -306,15 +306,11 @@ function yearlessDay(month: number, day: number, reference: DayNumber, tense: Te
   if (tense === 'future') return candidates.find((candidate) => candidate >= reference) ?? null
   if (tense === 'past') return candidates.filter((candidate) => candidate <= reference).pop() ?? null
   // Without a tense, the occurrence nearest the day it was written: "the interview is on May 12" a week before.
-  return (
-    candidates.reduce<DayNumber | null>(
-      (nearest, candidate) =>
-        nearest === null || Math.abs(candidate - reference) < Math.abs(nearest - reference)
-          ? candidate
-          : nearest,
-      null,
-    ) ?? null
-  )
+  let nearest: DayNumber | null = null
+  for (const candidate of candidates)
+    if (nearest === null || Math.abs(candidate - reference) < Math.abs(nearest - reference))
+      nearest = candidate
+  return nearest
 }
 
 function yearlessMonth(month: number, reference: DayNumber, tense: Tense): Period {
