@@ -185,7 +185,7 @@ export function splitLongSentence(sentence: string, maxChars: number): string[] 
 
 /** A first-person preference after a comma, with the word that joins it: ", and I prefer …", ", so I'd rather …". */
 const preferenceOpening =
-  /,\s+(?:(?:and|so|but|because|since|as)\s+)?(?=(?:I|we)(?:\s+(?:(?:really|also|generally|usually|always|much|definitely)\s+)?(?:prefer|would rather|like it when|can['’]t stand|hate it when)|['’]d\s+(?:much\s+)?rather)\b)/giu
+  /,\s+(?:(?:and|so|but|because|since|as)\s+)?(?=(?:I|we)(?:\s+(?:(?:really|also|generally|usually|always|much|definitely)\s+)?(?:prefer|would rather|like it when|can['’]t stand|hate it when)|['’]d\s+(?:much\s+)?rather)\b)/iu
 /** Where a clause after a preference starts: a comma before a request or another clause ("…, so can you help me"). */
 const clauseAfterPreference =
   /,\s+(?=(?:so|and|but|how|what|which|can|could|would|will|considering|because|since|while|I|my|please|then)\b)/iu
@@ -204,14 +204,12 @@ function closed(piece: string): string {
 export function withPreferencesApart(sentence: string): string[] {
   const pieces: string[] = []
   let rest = sentence
-  preferenceOpening.lastIndex = 0
   for (let match = preferenceOpening.exec(rest); match; match = preferenceOpening.exec(rest)) {
     const before = rest.slice(0, match.index + 1).trim()
     const preference = rest.slice(match.index + match[0].length)
     const end = clauseAfterPreference.exec(preference)
     pieces.push(closed(before), closed(end ? preference.slice(0, end.index) : preference))
     rest = end ? preference.slice(end.index + end[0].length) : ''
-    preferenceOpening.lastIndex = 0
   }
   if (rest.trim() !== '') pieces.push(rest.trim())
   return pieces.filter((piece) => piece !== '')

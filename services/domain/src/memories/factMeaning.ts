@@ -102,6 +102,9 @@ interface AttributeReading {
   namesItsKind?: (statement: StatementView) => boolean
 }
 
+/** Text to match literally inside a pattern (a speaker's name). */
+const literally = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
 const words = (list: string) => list.trim().split(/\s*\|\s*/)
 const alternation = (list: string) =>
   words(list)
@@ -579,7 +582,7 @@ const relationshipStatus: [RegExp, string][] = [
 
 /** "<speaker>'s husband" is a status too: the partner word possessed by the speaker (or "my"). */
 function possessedPartnerStatus(statement: StatementView): Found | null {
-  const owner = statement.speaker.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const owner = literally(statement.speaker)
   const match = new RegExp(
     `\\b(?:${owner}['’]s|our|their)\\s+(?:new\\s+)?(?<noun>husband|wife|spouse|fianc[ée]e?|boyfriend|girlfriend|partner)\\b`,
     'iu',
@@ -739,16 +742,6 @@ const opensAsQuestionOrRequest = new RegExp(
 const addressesListener =
   /^(?:(?:oh|so|well|and|but|honestly|seriously|sure|yes|yeah|yep|wow),?\s+)*(?:you|your|you['’](?:re|ve|ll|d))\b(?!,?\s+know\b)/i
 
-/** Whether the words before a value tell of the listener, the speaker not named among them ("You can use…"). */
-function tellsOfTheListener(head: string, speaker: string): boolean {
-  if (!addressesListener.test(head)) return false
-  const named = new RegExp(
-    `(?<![\\p{L}])(?:${speaker.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}|I|we|my|our)(?![\\p{L}])`,
-    'iu',
-  )
-  return !named.test(head)
-}
-
 /** Anywhere in a clause: what was, what is visited, what ended. */
 const notCurrent =
   /\b(?:no longer|anymore|(?<!\b(?:getting|get|got|gotten)\s)used to|trip|holiday|vacation|visit(?:ing|ed|s)?|for (?:a|the) (?:few days|week|weekend|conference|wedding)|interview(?:ed|ing)?|final round|(?:made|gave|got|received|extended)\s+(?:\w+\s+)?(?:an?\s+)?(?:job\s+)?offer|turned (?:it )?down|declined)\b/i
@@ -766,7 +759,8 @@ const someoneElse =
 
 /**
  * Whether the clause tells someone else's fact: before the value it names a relative, friend or colleague as its
- * subject ("Lukas's sister moved to Leeds", "a friend of mine joined Google"), or opens with another person's name.
+ * subject ("Lukas's sister moved to Leeds", "a friend of mine joined Google"), tells the listener something
+ * ("You can use dairy-free margarine"), or opens with another person's name.
  * A statement without a subject of its own is the speaker's: they are the one talking about their life.
  */
 function isSomeoneElses(
@@ -789,6 +783,9 @@ function isSomeoneElses(
     )
       return true
   }
+  // "You can use dairy-free margarine…": advice to the listener, about their life, unless the speaker is named too.
+  const namesSpeaker = new RegExp(`(?<![\\p{L}])(?:${literally(speaker)}|I|we|my|our)(?![\\p{L}])`, 'iu')
+  if (addressesListener.test(head) && !namesSpeaker.test(head)) return true
   const speakerKey = entityKey(speaker)
   const first = people.find((person) => person.start < valueAt)
   const opensWithOther =
@@ -967,7 +964,6 @@ export function recognizeFact(
       const found = reading.value(view, lenience)
       if (!found) continue
       if (notYet.test(clause.slice(0, found.at))) continue
-      if (tellsOfTheListener(clause.slice(0, found.at), speaker)) continue
       const people = view.mentions.filter((mention) => mention.type === 'person')
       if (isSomeoneElses(clause, speaker, found.at, reading.involvesOthers ? [] : people)) continue
       const normalized = normalizedFactValue(found.value)
@@ -1046,7 +1042,7 @@ const notAnEndedValue =
  */
 export function endedValuesOf(content: string, speaker: string): { value: string; named: boolean }[] {
   const ended: { value: string; named: boolean }[] = []
-  const speakerPattern = speaker.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const speakerPattern = literally(speaker)
   const splitWith = new RegExp(
     `(\\p{L}[\\p{L}'’-]*)\\s+and\\s+(?:I|me|${speakerPattern})\\s+(?:split|broke up|separated|divorced)\\b`,
     'gu',
