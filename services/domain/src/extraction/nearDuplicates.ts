@@ -53,12 +53,16 @@ export function areNearDuplicates(first: string, second: string): boolean {
 }
 
 /**
- * Keeps one item of each group of near duplicates: the most informative (most distinct tokens, then longest text,
- * then earliest). Survivors keep their input order.
+ * Keeps the most informative item (most distinct tokens, then longest text, then earliest) and drops every item that
+ * repeats one already kept, best first. Survivors keep their input order. An item is dropped only for repeating a
+ * survivor: of "Jon opened a dance studio in Paris last spring", "… in Paris" and "Jon opened a dance studio", the
+ * last stays — it repeats only the middle one, which went.
  *
- * Candidate pairs come from prefix filtering, so long documents are not compared pairwise: with tokens ordered
- * rarest first, a set x with Jaccard ≥ t to y shares a token with y among its first |x| − ⌈t·|x|⌉ + 1, and a set
- * contained in y shares its rarest token with y. Probing every set's prefix against all postings finds both.
+ * Candidates come from prefix filtering, so long documents are not compared pairwise: with tokens ordered rarest
+ * first, a set x with Jaccard ≥ t to y shares a token with y among its first |x| − ⌈t·|x|⌉ + 1, and a set contained
+ * in y shares its rarest token with y (the larger is better, so it is kept first). Only survivors are indexed, so
+ * a thousand turns alike ("Benchmark turn 17: I moved to Lisbon…", a compaction of a repetitive conversation) cost
+ * one probe each against the one survivor, not each against all the others.
  */
 export function removeNearDuplicates<T>(items: readonly T[], textOf: (item: T) => string): T[] {
   if (items.length < 2) return [...items]
@@ -68,35 +72,24 @@ export function removeNearDuplicates<T>(items: readonly T[], textOf: (item: T) =
   for (const set of sets) for (const token of set) frequency.set(token, (frequency.get(token) ?? 0) + 1)
   const rarestFirst = (set: ReadonlySet<string>) =>
     [...set].sort((a, b) => (frequency.get(a) ?? 0) - (frequency.get(b) ?? 0) || (a < b ? -1 : a > b ? 1 : 0))
+  const bestFirst = (a: number, b: number) =>
+    (sets[b]?.size ?? 0) - (sets[a]?.size ?? 0) || (texts[b]?.length ?? 0) - (texts[a]?.length ?? 0) || a - b
 
+  const kept = new Set<number>()
   const postings = new Map<string, number[]>()
-  sets.forEach((set, index) => {
+  for (const index of texts.map((_text, index) => index).sort(bestFirst)) {
+    const set = sets[index] ?? new Set<string>()
+    const prefixLength = Math.max(1, set.size - Math.ceil(NEAR_DUPLICATE_JACCARD * set.size) + 1)
+    const candidates = new Set<number>()
+    for (const token of rarestFirst(set).slice(0, prefixLength))
+      for (const other of postings.get(token) ?? []) candidates.add(other)
+    if ([...candidates].some((other) => areNearDuplicateSets(set, sets[other] ?? new Set()))) continue
+    kept.add(index)
     for (const token of set) {
       const list = postings.get(token)
       if (list) list.push(index)
       else postings.set(token, [index])
     }
-  })
-
-  const isBetter = (a: number, b: number) => {
-    const sizeDifference = (sets[a]?.size ?? 0) - (sets[b]?.size ?? 0)
-    if (sizeDifference !== 0) return sizeDifference > 0
-    const lengthDifference = (texts[a]?.length ?? 0) - (texts[b]?.length ?? 0)
-    return lengthDifference !== 0 ? lengthDifference > 0 : a < b
   }
-
-  const dropped = new Set<number>()
-  sets.forEach((set, index) => {
-    const prefixLength = Math.max(1, set.size - Math.ceil(NEAR_DUPLICATE_JACCARD * set.size) + 1)
-    const candidates = new Set<number>()
-    for (const token of rarestFirst(set).slice(0, prefixLength)) {
-      for (const other of postings.get(token) ?? []) if (other !== index) candidates.add(other)
-    }
-    for (const other of candidates) {
-      const otherSet = sets[other]
-      if (!otherSet || !areNearDuplicateSets(set, otherSet)) continue
-      dropped.add(isBetter(index, other) ? other : index)
-    }
-  })
-  return items.filter((_item, index) => !dropped.has(index))
+  return items.filter((_item, index) => kept.has(index))
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { areNearDuplicates, removeNearDuplicates } from './nearDuplicates.js'
+import { areNearDuplicates, removeNearDuplicates, tokenSetOf } from './nearDuplicates.js'
 
 const identity = (text: string) => text
 
@@ -67,4 +67,64 @@ describe('removeNearDuplicates', () => {
     expect(kept).toHaveLength(5000)
     expect(kept).toContain('Item 42 costs 295 dollars in shop 548.')
   })
+
+  it('drops the repeats of a sentence said a thousand times, as comparing every pair would', () => {
+    const statements = Array.from({ length: 3000 }, (_, index) =>
+      index % 3 === 0
+        ? 'The user moved to Lisbon last spring.'
+        : index % 3 === 1
+          ? 'The user started learning Portuguese!'
+          : `The user moved to Lisbon last spring ${index % 2 === 0 ? 'again' : ''}`.trim(),
+    )
+    expect(removeNearDuplicates(statements, identity)).toEqual([
+      'The user started learning Portuguese!',
+      'The user moved to Lisbon last spring again',
+    ])
+  })
+
+  it('drops an item only for repeating one that stays', () => {
+    const items = [
+      'Jon opened a dance studio',
+      'Jon opened a dance studio in Paris last spring',
+      'Jon opened a dance studio in Paris',
+    ]
+    expect(removeNearDuplicates(items, identity)).toEqual([
+      'Jon opened a dance studio',
+      'Jon opened a dance studio in Paris last spring',
+    ])
+  })
+
+  it('keeps what comparing each item with every survivor before it keeps', () => {
+    const words = ['lisbon', 'moved', 'the', 'user', 'not', 'spring', 'portuguese', 'learning', 'last', 'to']
+    let seed = 7
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648
+    for (let round = 0; round < 300; round += 1) {
+      const pool = Array.from({ length: 4 }, () =>
+        Array.from(
+          { length: 3 + Math.floor(random() * 6) },
+          () => words[Math.floor(random() * words.length)],
+        ).join(' '),
+      )
+      const texts = Array.from({ length: 12 }, () => {
+        const text = pool[Math.floor(random() * pool.length)] ?? ''
+        return random() < 0.3 ? text.toUpperCase() : random() < 0.3 ? `${text} now` : text
+      })
+      expect(removeNearDuplicates(texts, identity)).toEqual(comparingWithEverySurvivor(texts))
+    }
+  })
 })
+
+/** The rule without an index: best first (most tokens, then longest, then earliest), each against every survivor. */
+function comparingWithEverySurvivor(texts: string[]): string[] {
+  const sizes = texts.map((text) => tokenSetOf(text).size)
+  const order = texts
+    .map((_text, index) => index)
+    .sort(
+      (a, b) =>
+        (sizes[b] ?? 0) - (sizes[a] ?? 0) || (texts[b]?.length ?? 0) - (texts[a]?.length ?? 0) || a - b,
+    )
+  const kept: number[] = []
+  for (const index of order)
+    if (!kept.some((other) => areNearDuplicates(texts[index] ?? '', texts[other] ?? ''))) kept.push(index)
+  return texts.filter((_text, index) => kept.includes(index))
+}
