@@ -2,6 +2,9 @@ import { readFileSync } from 'node:fs'
 import { Kafka, logLevel as KafkaLogLevel, type LogEntry, type logCreator, type SASLOptions } from 'kafkajs'
 import type { ServiceConfig } from '@memory-service/contracts'
 import type { Logger } from '../logging/createLogger.js'
+import { stopRequestQueueIdleLoop } from './requestQueueIdleLoop.js'
+
+stopRequestQueueIdleLoop()
 
 /** TLS to the brokers: `true` trusts the system's authorities; PEM contents otherwise. */
 export type KafkaTls = true | { ca?: string; cert?: string; key?: string }
