@@ -26,8 +26,12 @@ export async function startPipelineService(
   const logger = runtime.logger.child({ component: 'pipeline' })
   const served = { model: config.embeddings.model, dimension: config.embeddings.dimension }
   const policyOf = createPolicyLookup(await sharedControlPlane(runtime), served)
+  const extractor = createExtractor(config, logger)
+  runtime.onClose(async () => {
+    await extractor.close?.()
+  })
   const models = (options.models ?? ((given) => given))({
-    extractor: createExtractor(config),
+    extractor,
     embedder: await sharedEmbedder(runtime),
   })
   const pipeline = await startPipeline(
