@@ -9,6 +9,7 @@ import {
   schemaRegistryConnectionOf,
   sharedEmbedder,
   sharedQueryEmbedder,
+  sharedLanguageThread,
   summarizerOf,
   type ProcessRuntime,
 } from '@memory-service/engines'
@@ -230,6 +231,7 @@ export async function startGatewayService(
         configOf: (instanceId) => configCommands.effective(instanceId),
         recordUsage,
         ...summarizerOf(config),
+        summarizeExtractively: (await sharedLanguageThread(runtime)).summarizeExtractively,
         logger,
       }),
       erasure: createUserErasure({

@@ -1,22 +1,10 @@
-import type { Extractor } from '@memory-service/domain'
-import {
-  createLlmExtractor,
-  createLlmFactDecider,
-  type FactDecider,
-  type Logger,
-} from '@memory-service/engines'
-import { createExtractorThread } from './extractorThread.js'
+import { createBuiltinExtractor, type Extractor } from '@memory-service/domain'
+import { createLlmExtractor, createLlmFactDecider, type FactDecider } from '@memory-service/engines'
 import type { ServiceConfig } from '@memory-service/contracts'
 
-/**
- * The configured extractor: the built-in one on a thread of its own unless an LLM is configured (loadConfig checks
- * its settings). `close` stops what it started.
- */
-export function createExtractor(
-  config: ServiceConfig,
-  logger: Logger,
-): Extractor & { close?: () => Promise<void> } {
-  if (config.extraction.provider === 'builtin') return createExtractorThread(logger)
+/** The configured extractor: the built-in one unless an LLM is configured (loadConfig checks its settings). */
+export function createExtractor(config: ServiceConfig): Extractor {
+  if (config.extraction.provider === 'builtin') return createBuiltinExtractor()
   const { baseUrl, model, apiKey, timeoutMs } = config.llm
   if (baseUrl === undefined || model === undefined) {
     throw new Error('EXTRACTION_PROVIDER=llm needs LLM_BASE_URL and LLM_MODEL')
