@@ -22,13 +22,6 @@ export type LanguageThreadReply =
   | { id: number; kind: 'summarize'; result: CompactedSummary }
   | { id: number; error: string }
 
-/**
- * Niceness of the language thread. Memory formation and compaction are background work: when the machine is busy,
- * the write path and reads (the gateway, the projections that make a turn readable) go first, and this thread takes
- * what is left. On an idle machine a thread of lower priority still gets a whole core.
- */
-export const LANGUAGE_THREAD_NICENESS = 10
-
 export interface LanguageThread {
   /** The built-in extractor, run on the thread. */
   readonly extractor: Extractor
@@ -43,38 +36,59 @@ export interface LanguageThread {
  * pure CPU: a long document or a compaction of a thousand turns took the event loop for seconds, and with it the
  * gateway, the projectors and the pipeline's appends that share the process. The thread is started on first use and
  * again after it fails; what it was doing fails transiently (the pipeline retries a document).
+ *
+ * The thread is given one request at a time, a document's extraction before any summary waiting: a summary of a
+ * long conversation holds the thread for a while, and a document's memories are what a user waits to search.
  */
-export function createLanguageThread(logger: Logger, options: { niceness?: number } = {}): LanguageThread {
-  const waiting = new Map<number, { resolve(result: never): void; reject(error: Error): void }>()
+export function createLanguageThread(logger: Logger): LanguageThread {
+  interface Pending {
+    request: LanguageThreadRequest
+    resolve(result: never): void
+    reject(error: Error): void
+  }
+  const documents: Pending[] = []
+  const summaries: Pending[] = []
+  let inFlight: Pending | undefined
   let nextId = 0
   let worker: Worker | undefined
 
+  const pump = (): void => {
+    if (inFlight) return
+    const next = documents.shift() ?? summaries.shift()
+    if (!next) return
+    inFlight = next
+    started().postMessage(next.request)
+  }
+  const settle = (outcome: (pending: Pending) => void): void => {
+    const pending = inFlight
+    inFlight = undefined
+    if (pending) outcome(pending)
+    pump()
+  }
   const started = (): Worker => {
     if (worker) return worker
-    const thread = new Worker(threadEntry(import.meta.url, 'languageThreadEntry'), {
-      workerData: { niceness: options.niceness ?? LANGUAGE_THREAD_NICENESS },
-    })
+    const thread = new Worker(threadEntry(import.meta.url, 'languageThreadEntry'))
     // The thread never keeps the process alive: a service stops when its consumers do.
     thread.unref()
-    thread.on('message', (reply: LanguageThreadReply) => {
-      const pending = waiting.get(reply.id)
-      waiting.delete(reply.id)
-      if ('result' in reply) pending?.resolve(reply.result as never)
-      else pending?.reject(new ExtractionError('EXTRACTION_FAILED', reply.error, false))
-    })
+    thread.on('message', (reply: LanguageThreadReply) =>
+      settle((pending) =>
+        'result' in reply
+          ? pending.resolve(reply.result as never)
+          : pending.reject(new ExtractionError('EXTRACTION_FAILED', reply.error, false)),
+      ),
+    )
     thread.on('error', (error) => logger.error({ err: error }, 'language thread failed'))
     thread.on('exit', (code) => {
       if (worker === thread) worker = undefined
-      for (const [id, pending] of waiting) {
-        waiting.delete(id)
+      settle((pending) =>
         pending.reject(
           new ExtractionError(
             'EXTRACTION_UNAVAILABLE',
             `the language thread exited (code ${String(code)})`,
             true,
           ),
-        )
-      }
+        ),
+      )
     })
     worker = thread
     return thread
@@ -83,14 +97,11 @@ export function createLanguageThread(logger: Logger, options: { niceness?: numbe
   const ask = <T>(request: (id: number) => LanguageThreadRequest, signal?: AbortSignal): Promise<T> => {
     signal?.throwIfAborted()
     const id = (nextId += 1)
+    const message = request(id)
     return new Promise<T>((resolve, reject) => {
-      const aborted = () => {
-        waiting.delete(id)
-        const reason: unknown = signal?.reason
-        reject(reason instanceof Error ? reason : new Error('aborted'))
-      }
-      signal?.addEventListener('abort', aborted, { once: true })
-      waiting.set(id, {
+      const queue = message.kind === 'extract' ? documents : summaries
+      const pending: Pending = {
+        request: message,
         resolve: (result: T) => {
           signal?.removeEventListener('abort', aborted)
           resolve(result)
@@ -99,8 +110,19 @@ export function createLanguageThread(logger: Logger, options: { niceness?: numbe
           signal?.removeEventListener('abort', aborted)
           reject(error)
         },
-      })
-      started().postMessage(request(id))
+      }
+      // A request still waiting leaves its queue; one the thread is working on is answered and its answer dropped.
+      function aborted() {
+        const waiting = queue.indexOf(pending)
+        if (waiting >= 0) queue.splice(waiting, 1)
+        else if (inFlight === pending)
+          inFlight = { ...pending, resolve: () => undefined, reject: () => undefined }
+        const reason: unknown = signal?.reason
+        reject(reason instanceof Error ? reason : new Error('aborted'))
+      }
+      signal?.addEventListener('abort', aborted, { once: true })
+      queue.push(pending)
+      pump()
     })
   }
 

@@ -1,8 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createBuiltinExtractor, summarizeExtractively, type ExtractionInput } from '@memory-service/domain'
 import { createLogger } from '../logging/createLogger.js'
-import { createLanguageThread, LANGUAGE_THREAD_NICENESS } from './languageThread.js'
+import { createLanguageThread } from './languageThread.js'
 
 const input: ExtractionInput = {
   text: 'Caroline: I moved to Lisbon last week and I started learning Portuguese.\nMelanie: That is great!',
@@ -10,13 +9,6 @@ const input: ExtractionInput = {
   documentCreatedAt: '2024-05-08T10:00:00Z',
   mode: 'fast',
 }
-
-/** Niceness of each thread of this process (field 19 of /proc/self/task/<tid>/stat). */
-const threadNiceness = () =>
-  readdirSync('/proc/self/task').map((tid) => {
-    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])
-  })
 
 describe('the built-in language work on a thread of its own', () => {
   const thread = createLanguageThread(createLogger({ level: 'silent', name: 'test' }))
@@ -42,10 +34,19 @@ describe('the built-in language work on a thread of its own', () => {
     expect(await thread.summarizeExtractively(request)).toEqual(summarizeExtractively(request))
   })
 
-  it.runIf(process.platform === 'linux')('runs below the priority of the threads beside it', async () => {
-    await thread.extractor.extract(input)
-    expect(threadNiceness()).toContain(LANGUAGE_THREAD_NICENESS)
-    expect(Math.min(...threadNiceness())).toBe(0)
+  it('extracts a waiting document before a waiting summary', async () => {
+    const turns = Array.from({ length: 300 }, (_, index) => ({
+      role: 'user',
+      content: `On day ${index} I walked ${index + 2} km along the river in Porto with my dog Pipoca.`,
+      occurred_at: '2024-05-08T10:00:00Z',
+    }))
+    const request = { previousSummary: null, turns, maxTokens: 4000 }
+    const finished: string[] = []
+    const first = thread.summarizeExtractively(request).then(() => finished.push('first summary'))
+    const second = thread.summarizeExtractively(request).then(() => finished.push('second summary'))
+    const document = thread.extractor.extract(input).then(() => finished.push('document'))
+    await Promise.all([first, second, document])
+    expect(finished).toEqual(['first summary', 'document', 'second summary'])
   })
 
   it('starts again after it was closed, and answers an aborted call with its reason', async () => {

@@ -1,19 +1,13 @@
 /**
  * The built-in language work's thread: extraction of documents and extractive summaries of compacted turns, one at
- * a time, at a lower CPU priority than the rest of the process. This file is the thread's entry;
- * `createLanguageThread` (languageThread.ts) starts it.
+ * a time. This file is the thread's entry; `createLanguageThread` (languageThread.ts) starts it.
  */
-import { setPriority } from 'node:os'
-import { parentPort, workerData } from 'node:worker_threads'
+import { parentPort } from 'node:worker_threads'
 import { createBuiltinExtractor, summarizeExtractively } from '@memory-service/domain'
 import type { LanguageThreadReply, LanguageThreadRequest } from './languageThread.js'
 
 const port = parentPort
 if (!port) throw new Error('languageThreadEntry.ts runs as a worker thread')
-const { niceness } = workerData as { niceness: number }
-// On Linux a thread's niceness is its own: this lowers this thread, not the gateway or the projectors beside it.
-// Elsewhere the call would lower the whole process, so it is not made.
-if (process.platform === 'linux' && niceness > 0) setPriority(niceness)
 const extractor = createBuiltinExtractor()
 
 const answer = async (request: LanguageThreadRequest): Promise<LanguageThreadReply> =>
