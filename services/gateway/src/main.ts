@@ -9,7 +9,6 @@ import {
   schemaRegistryConnectionOf,
   sharedEmbedder,
   sharedQueryEmbedder,
-  sharedLanguageThread,
   summarizerOf,
   type ProcessRuntime,
 } from '@memory-service/engines'
@@ -231,7 +230,6 @@ export async function startGatewayService(
         configOf: (instanceId) => configCommands.effective(instanceId),
         recordUsage,
         ...summarizerOf(config),
-        summarizeExtractively: (await sharedLanguageThread(runtime)).summarizeExtractively,
         logger,
       }),
       erasure: createUserErasure({

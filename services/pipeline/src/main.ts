@@ -3,12 +3,7 @@
  * projection policy from the control plane, and the worker over the documents topic. The CLI runs it alone
  * (`memory-service start pipeline`) or beside the other services.
  */
-import {
-  sharedEmbedder,
-  sharedLanguageThread,
-  type Embedder,
-  type ProcessRuntime,
-} from '@memory-service/engines'
+import { sharedEmbedder, type Embedder, type ProcessRuntime } from '@memory-service/engines'
 import { sharedControlPlane } from '@memory-service/log'
 import { createPolicyLookup } from '@memory-service/commands'
 import type { Extractor } from '@memory-service/domain'
@@ -32,11 +27,7 @@ export async function startPipelineService(
   const served = { model: config.embeddings.model, dimension: config.embeddings.dimension }
   const policyOf = createPolicyLookup(await sharedControlPlane(runtime), served)
   const models = (options.models ?? ((given) => given))({
-    // The built-in extractor runs on the process's language thread, off the event loop the services share.
-    extractor:
-      config.extraction.provider === 'builtin'
-        ? (await sharedLanguageThread(runtime)).extractor
-        : createExtractor(config),
+    extractor: createExtractor(config),
     embedder: await sharedEmbedder(runtime),
   })
   const pipeline = await startPipeline(

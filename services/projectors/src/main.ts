@@ -3,12 +3,7 @@
  * changes ask for, and the compactions the persistence writer triggers. The CLI runs it alone
  * (`memory-service start projectors`) or beside the other services.
  */
-import {
-  sharedEmbedder,
-  sharedLanguageThread,
-  summarizerOf,
-  type ProcessRuntime,
-} from '@memory-service/engines'
+import { sharedEmbedder, summarizerOf, type ProcessRuntime } from '@memory-service/engines'
 import { sharedControlPlane } from '@memory-service/log'
 import {
   CONVERSATION_COMPACTED_SUBJECT,
@@ -71,7 +66,6 @@ export async function startProjectorsService(runtime: ProcessRuntime): Promise<v
     configOf: (instanceId) => configs.effective(instanceId),
     recordUsage,
     ...summarizerOf(config),
-    summarizeExtractively: (await sharedLanguageThread(runtime)).summarizeExtractively,
     logger,
   })
   const automaticCompaction = createAutomaticCompaction({

@@ -41,11 +41,6 @@ export interface CompactorDependencies {
   recordUsage: (events: OutgoingEvent[]) => void
   /** The configured language model; without one (or when it fails) compaction summarizes extractively. */
   summarizer?: Summarizer
-  /**
-   * `summarizeExtractively` somewhere else than on the caller's event loop (the process's language thread); the
-   * domain's function in this thread without it, or when it fails.
-   */
-  summarizeExtractively?: (request: Parameters<typeof summarizeExtractively>[0]) => Promise<CompactedSummary>
   logger: Logger
   now?: () => Date
 }
@@ -60,17 +55,6 @@ const round = (value: number, digits = 2) => Number(value.toFixed(digits))
 export function createCompactor(deps: CompactorDependencies) {
   const now = deps.now ?? (() => new Date())
   const log = deps.logger.child({ component: 'compaction' })
-  const summarizedExtractively = async (
-    request: Parameters<typeof summarizeExtractively>[0],
-  ): Promise<CompactedSummary> => {
-    if (!deps.summarizeExtractively) return summarizeExtractively(request)
-    try {
-      return await deps.summarizeExtractively(request)
-    } catch (error) {
-      log.warn({ err: error }, 'extractive summary not written off the event loop; writing it here')
-      return summarizeExtractively(request)
-    }
-  }
 
   /** A malformed id, or one whose turns belong to another instance or user, is not found (never told apart). */
   async function requireOwn(instanceId: string, conversationId: string, userId: string): Promise<void> {
@@ -193,7 +177,7 @@ export function createCompactor(deps: CompactorDependencies) {
           log.warn({ err: error, conversationId }, 'LLM summary failed; summarizing extractively')
         }
       }
-      summarized ??= await summarizedExtractively(summaryRequest)
+      summarized ??= summarizeExtractively(summaryRequest)
       // Extraction happens after compaction: the compacted turns become a document of the conversation.
       const customerId = span.find((turn) => turn.customer_id)?.customer_id ?? undefined
       const [queued] = await deps.documents.ingest(

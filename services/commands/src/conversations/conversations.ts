@@ -15,7 +15,7 @@ import type { Logger } from '@memory-service/engines'
 import { publicMemoryOf } from '@memory-service/domain'
 import type { MemorySearch } from '@memory-service/read-models'
 import { fitContext } from '@memory-service/domain'
-import { createCompactor, type CompactorDependencies, type ConversationScope } from './compactor.js'
+import { createCompactor, type ConversationScope } from './compactor.js'
 import { externalIdPattern, notFound } from '@memory-service/domain'
 import type { ConversationStore, StoredTurn } from '@memory-service/read-models'
 import type { EventRecorder } from '@memory-service/log'
@@ -51,8 +51,6 @@ export interface ConversationDependencies {
   recordUsage: (events: OutgoingEvent[]) => void
   /** The configured language model; without one (or when it fails) compaction summarizes extractively. */
   summarizer?: Summarizer
-  /** Where compaction writes an extractive summary (see CompactorDependencies). */
-  summarizeExtractively?: CompactorDependencies['summarizeExtractively']
   logger: Logger
   now?: () => Date
 }

@@ -1,3 +1,6 @@
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import type { EventBatchResponse } from '@memory-service/contracts'
 import { AppError } from '@memory-service/domain'
@@ -9,7 +12,7 @@ import type {
   ServiceConfig,
 } from '@memory-service/engines'
 import type { EventRecorder } from './createEventRecorder.js'
-import { addMetricsSource, threadEntry, withTraceHeaders, type ThreadMetrics } from '@memory-service/engines'
+import { addMetricsSource, withTraceHeaders, type ThreadMetrics } from '@memory-service/engines'
 import type { DedupeWindowStats } from '@memory-service/domain'
 
 /** What the writer thread is started with (structured-cloneable). */
@@ -70,7 +73,21 @@ export async function createEventLogWriter(
   settings: WriterSettings,
   logger: Logger,
 ): Promise<EventLogWriter> {
-  const bootstrap = threadEntry(import.meta.url, 'eventLogWriter')
+  // From sources (tsx, vitest) the thread registers tsx before loading the TypeScript entry; a build runs the
+  // compiled entry as it is.
+  const fromSources = import.meta.url.endsWith('.ts')
+  const entry = new URL(fromSources ? './eventLogWriter.ts' : './eventLogWriter.js', import.meta.url)
+  const tsxApi = () =>
+    pathToFileURL(
+      join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/esm/api/index.mjs'),
+    ).href
+  const bootstrap = fromSources
+    ? new URL(
+        `data:text/javascript,${encodeURIComponent(
+          `import { register } from ${JSON.stringify(tsxApi())}; register(); await import(${JSON.stringify(entry.href)})`,
+        )}`,
+      )
+    : entry
   const waiting = new Map<number, { resolve(value: never): void; reject(error: unknown): void }>()
   let nextId = 0
   let closing = false
