@@ -68,7 +68,7 @@ describe('removeNearDuplicates', () => {
     expect(kept).toContain('Item 42 costs 295 dollars in shop 548.')
   })
 
-  it('drops the repeats of a sentence said a thousand times, as comparing every pair would', () => {
+  it('keeps one of a sentence said a thousand times', () => {
     const statements = Array.from({ length: 3000 }, (_, index) =>
       index % 3 === 0
         ? 'The user moved to Lisbon last spring.'
