@@ -1,4 +1,4 @@
-import type { Consumer, EachBatchPayload, IHeaders, Kafka, KafkaMessage } from 'kafkajs'
+import type { Consumer, ConsumerRunConfig, EachBatchPayload, IHeaders, Kafka, KafkaMessage } from 'kafkajs'
 import type { Logger } from '@memory-service/engines'
 import type { SchemaCodec } from '@memory-service/engines'
 import {
@@ -83,6 +83,7 @@ export interface EventConsumer {
 const maxTracesPerBatch = 100
 const resumedFetchWaitMs = 100
 const slotWaitBeatMs = 1_000
+const restartAfterCrashMs = 5_000
 /** A record whose handling failed is fetched again after 1 s, then 2, 4… up to 30 s while it keeps failing. */
 const retryBaseMs = 1_000
 const retryMaxMs = 30_000
@@ -296,7 +297,7 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
     if (isTracing()) traceBatch(events, startedAt)
   }
 
-  await consumer.run({
+  const runConfig: ConsumerRunConfig = {
     autoCommit: true,
     eachBatchAutoResolve: false,
     partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 1,
@@ -362,6 +363,42 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
         })
       handlings.add(handling)
     },
+  }
+  await consumer.run(runConfig)
+
+  // kafkajs starts a crashed consumer again only after an error it calls retriable; after any other (a protocol
+  // error it does not expect while a broker or coordinator comes back) the consumer stays stopped for good, its
+  // partitions unread while the process looks healthy and its lag grows. It is started again here instead.
+  const startAgain = async (): Promise<void> => {
+    if (closing) return
+    try {
+      await consumer.connect()
+      await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning ?? false })
+      await consumer.run(runConfig)
+      options.logger.info({ groupId: options.groupId }, 'consumer started again after it stopped for good')
+    } catch (error) {
+      options.logger.error(
+        { err: error, retryInMs: restartAfterCrashMs },
+        'consumer not started again; retried',
+      )
+      scheduleStartAgain()
+    }
+  }
+  const scheduleStartAgain = () => {
+    if (closing) return
+    const timer = setTimeout(() => {
+      pausedForRetry.delete(timer)
+      void startAgain()
+    }, restartAfterCrashMs)
+    pausedForRetry.add(timer)
+  }
+  consumer.on(consumer.events.CRASH, ({ payload }) => {
+    if (payload.restart || closing) return
+    options.logger.error(
+      { err: payload.error, groupId: options.groupId, retryInMs: restartAfterCrashMs },
+      'consumer stopped by kafkajs for good; started again after a pause',
+    )
+    scheduleStartAgain()
   })
 
   /**
