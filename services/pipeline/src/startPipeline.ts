@@ -6,7 +6,7 @@ import {
   createEventProducer,
 } from '@memory-service/log'
 import {
-  checkDependencies,
+  waitForDependencies,
   createAttributeReader,
   createElasticsearchStore,
   type Embedder,
@@ -144,7 +144,16 @@ export async function startPipeline(
   logger: Logger,
 ): Promise<RunningPipeline> {
   const { kafka, schema_registry } = engines.probes
-  const readiness = await checkDependencies({ kafka, schema_registry })
+  const readiness = await waitForDependencies(
+    { kafka, schema_registry },
+    {
+      onNotReady: (waiting) =>
+        logger.warn(
+          { down: waiting.checks.filter((check) => check.status === 'down') },
+          'pipeline worker waiting for its dependencies',
+        ),
+    },
+  )
   if (readiness.status !== 'ready') {
     throw new Error(
       `pipeline worker cannot start: ${JSON.stringify(readiness.checks.filter((check) => check.status === 'down'))}`,

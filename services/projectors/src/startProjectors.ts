@@ -1,5 +1,5 @@
 import {
-  checkDependencies,
+  waitForDependencies,
   clickhouseOf,
   createElasticsearchStore,
   type Engines,
@@ -83,7 +83,13 @@ export async function startProjectors(
     projections?: readonly ProjectionName[]
   } = {},
 ): Promise<RunningProjectors> {
-  const readiness = await checkDependencies(engines.probes)
+  const readiness = await waitForDependencies(engines.probes, {
+    onNotReady: (waiting) =>
+      logger.warn(
+        { down: waiting.checks.filter((check) => check.status === 'down') },
+        'projector process waiting for its dependencies',
+      ),
+  })
   if (readiness.status !== 'ready') {
     throw new Error(
       `projectors cannot start: ${JSON.stringify(readiness.checks.filter((check) => check.status === 'down'))}`,

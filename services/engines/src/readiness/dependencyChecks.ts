@@ -39,3 +39,34 @@ export async function checkDependencies(
   )
   return { status: checks.every((check) => check.status === 'up') ? 'ready' : 'not_ready', checks }
 }
+
+export interface DependencyWaitOptions {
+  /** How long the dependencies get to answer, all at once, before the caller gives up (default 60 s). */
+  withinMs?: number
+  /** Between two rounds of probes (default 2 s). */
+  pauseMs?: number
+  now?: () => number
+  sleep?: (ms: number) => Promise<void>
+  /** Each round that found a dependency down, before the pause. */
+  onNotReady?: (readiness: Readiness, round: number) => void
+}
+
+/**
+ * The dependencies probed round after round until all answer or `withinMs` has passed; answers the last round. A
+ * process starting beside a busy stack (an engine still starting, a node busy with a long request past the probe's
+ * 5 s) waits for it instead of exiting at the first probe that missed.
+ */
+export async function waitForDependencies(
+  probes: Partial<Record<DependencyName, DependencyProbe>>,
+  options: DependencyWaitOptions = {},
+): Promise<Readiness> {
+  const now = options.now ?? Date.now
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)))
+  const deadline = now() + (options.withinMs ?? 60_000)
+  for (let round = 1; ; round += 1) {
+    const readiness = await checkDependencies(probes)
+    if (readiness.status === 'ready' || now() >= deadline) return readiness
+    options.onNotReady?.(readiness, round)
+    await sleep(Math.min(options.pauseMs ?? 2_000, deadline - now()))
+  }
+}
