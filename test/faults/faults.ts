@@ -109,6 +109,9 @@ async function stack(args: string[]): Promise<void> {
   await run(tsx, ['--conditions=memory-service-source', 'infra/stack/main.ts', ...args], { cwd: root })
 }
 
+/** 250 ms, doubling up to 4 s: the pause before sending the same thing again. */
+const retryPauseMs = (attempt: number) => Math.min(4000, 250 * 2 ** Math.min(attempt, 4))
+
 /** Retries an operation with the same ids, on the other gateway after a failure, until it is answered. */
 async function untilAnswered<T>(
   clients: MemoryClient[],
@@ -129,7 +132,7 @@ async function untilAnswered<T>(
       if (status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429)
         throw error
       if (Date.now() > deadline) throw error
-      await sleep(Math.min(4000, 250 * 2 ** Math.min(attempt, 4)))
+      await sleep(retryPauseMs(attempt))
     }
   }
 }
@@ -189,7 +192,7 @@ async function generateLoad(context: Context, label: string, scenario: Scenario,
         })
         if (unrecorded.length > 0) {
           load.resent += unrecorded.length
-          await sleep(Math.min(4000, 250 * 2 ** Math.min(round, 4)))
+          await sleep(retryPauseMs(round))
         }
       }
     }

@@ -261,8 +261,8 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
   const slots = createSlots(options.partitionsConsumedConcurrently ?? 1)
   const handlings = new Set<Promise<void>>()
   const retryDelays = new Map<string, number>()
-  /** Partitions paused after a failed batch, each resumed by its timer (cleared at close). */
-  const pausedForRetry = new Set<NodeJS.Timeout>()
+  /** Pending retries, cleared at close: a partition paused after a failed batch, a restart after a crash. */
+  const retryTimers = new Set<NodeJS.Timeout>()
   // A join may hand a partition to another member: a batch started before it resolves no offset after it.
   let joins = 0
   consumer.on(consumer.events.GROUP_JOIN, () => {
@@ -324,10 +324,10 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
             'batch handling failed; fetched again after a pause',
           )
           const timer = setTimeout(() => {
-            pausedForRetry.delete(timer)
+            retryTimers.delete(timer)
             consumer.resume(partition)
           }, delayMs)
-          pausedForRetry.add(timer)
+          retryTimers.add(timer)
           return
         }
         retryDelays.delete(partitionKey(batch.topic, batch.partition))
@@ -387,10 +387,10 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
   const scheduleStartAgain = () => {
     if (closing) return
     const timer = setTimeout(() => {
-      pausedForRetry.delete(timer)
+      retryTimers.delete(timer)
       void startAgain()
     }, restartAfterCrashMs)
-    pausedForRetry.add(timer)
+    retryTimers.add(timer)
   }
   consumer.on(consumer.events.CRASH, ({ payload }) => {
     if (payload.restart || closing) return
@@ -489,7 +489,7 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
     async close() {
       // Records being handled finish and are committed first; nothing new starts.
       closing = true
-      for (const timer of pausedForRetry) clearTimeout(timer)
+      for (const timer of retryTimers) clearTimeout(timer)
       await Promise.allSettled([...handlings])
       await consumer.disconnect()
     },
