@@ -5,8 +5,8 @@
  *   (c) the gRPC stream through the client library, subscribed to anticipated context
  *   (c') the same stream paced at BENCH_RATE events/s (default 1 000): latency of the path, not of a queue
  * The gateway runs in this process; the clients run in a process of their own (ingestLoad.ts), as agents do, one
- * scenario at a time, on the local stack. BENCH_EVENTS (20 000) events per scenario, in BENCH_ROUNDS (4) rounds
- * that take (a), (b), (c) in a rotating order.
+ * scenario at a time, on the local stack. BENCH_EVENTS (20 000) events per scenario, in BENCH_ROUNDS (3) rounds
+ * that take (a), (b), (c) in a rotating order; BENCH_ONLY=raw,http,grpc picks scenarios (to profile one alone).
  */
 import { createConsumerLagReader } from '@memory-service/log'
 import { percentile, runId, startBench } from './benchSetup.js'
@@ -15,7 +15,7 @@ import { runLoadProcess } from './loadProcess.js'
 
 const total = Number(process.env.BENCH_EVENTS ?? 20_000)
 const pacedRate = Number(process.env.BENCH_RATE ?? 1000)
-const rounds = Number(process.env.BENCH_ROUNDS ?? 4)
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
 
 interface Result extends LoadResult {
   name: string
@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   const { benchConfig } = await import('./benchSetup.js')
   const grpcAddress = services.addresses.grpc ?? ''
   const results: Result[] = []
-  // A round starts on a quiet system: whatever projects the rounds before (the projectors of `npm start`, when it
+  // A scenario starts on a quiet system: whatever projects the ones before (the projectors of `npm start`, when it
   // runs beside) catches up first.
   const lag = createConsumerLagReader(kafka)
   const behind = async () =>
@@ -55,6 +55,7 @@ async function main(): Promise<void> {
       throw new Error(
         `${label}: ${result.events} sent, ${result.acked} acknowledged (${result.ackedTwice} twice), ${result.notAccepted} not accepted`,
       )
+    console.log(`${label}, ${name}: ${Math.round(result.events / result.seconds)} events/s`)
     const earlier = results.find((entry) => entry.name === label)
     if (!earlier) return void results.push({ name: label, ...result })
     earlier.events += result.events
@@ -86,14 +87,17 @@ async function main(): Promise<void> {
       scenario: { kind: 'stream', address: grpcAddress, apiKey },
     },
   ]
-  // The scenarios take turns in rounds, in a rotating order, so that what the machine does meanwhile (the servers,
-  // the projectors of `npm start` digesting earlier rounds) weighs on each of them alike.
+  const only = process.env.BENCH_ONLY?.split(',')
+  if (only) scenarios.splice(0, scenarios.length, ...scenarios.filter(({ name }) => only.includes(name)))
+  // The scenarios take turns in rounds, in a rotating order, and each starts once what the ones before it wrote is
+  // digested, so that what the machine does meanwhile (the servers, the projectors of `npm start` digesting the
+  // scenario's own events) weighs on each of them alike. Three rounds put each scenario once in each place.
   for (let round = 0; round < rounds; round += 1) {
-    await settle()
     for (let turn = 0; turn < scenarios.length; turn += 1) {
       const { name, label, scenario } = scenarios[
         (round + turn) % scenarios.length
       ] as (typeof scenarios)[number]
+      await settle()
       await measure(`${name}-${round}`, label, scenario, Math.ceil(total / rounds))
     }
   }
