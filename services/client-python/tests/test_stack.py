@@ -1,0 +1,193 @@
+"""Every route once against the real gateway, with the answers' models, and errors matched by code."""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from memory_service import (
+    AsyncMemoryClient,
+    AuthenticationError,
+    ConflictError,
+    InvalidInputError,
+    MemoryClient,
+    NotFoundError,
+    models,
+)
+
+from .support import eventually, unique
+
+pytestmark = pytest.mark.stack
+
+
+def test_liveness_readiness_and_the_current_key(client: MemoryClient, instance_id: str) -> None:
+    assert client.liveness().status == "ok"
+    assert {check.name for check in client.readiness().checks} >= {"kafka", "elasticsearch"}
+    key = client.keys.current()
+    assert key.instance_id == instance_id
+    assert "memories:write" in key.permissions
+
+
+def test_instances(client: MemoryClient, instance_id: str) -> None:
+    assert instance_id in [item.instance_id for item in client.instances.list(page_size=100).items]
+    assert client.instances.get(instance_id).instance_id == instance_id
+    created = client.instances.create(name=unique("py-instance"), tier="free")
+    assert created.api_key.key.startswith("msk_")
+    assert client.instances.get(created.instance.instance_id).tier == "free"
+
+
+def test_a_document_becomes_memories_that_are_read_searched_changed_and_deleted(client: MemoryClient) -> None:
+    user = unique("py-user")
+    accepted = client.memories.ingest(
+        models.Document(
+            document="My sister Clara works as a nurse in Lisbon. I love spicy ramen.",
+            document_type="note",
+            mode="fast",
+            user_id=user,
+        )
+    )
+    job = eventually(
+        lambda: status if (status := client.memories.status(accepted.ingestion_id)).status == "completed" else None
+    )
+    memory_id = (job.memory_ids or [""])[0]
+    memory = client.memories.get(memory_id)
+    assert memory.scope.user_id == user
+
+    def searched() -> models.MemorySearchResponse | None:
+        reply = client.memories.search(query="Clara", user_id=user)
+        return reply if any(hit.id == memory_id for hit in reply.results) else None
+
+    found = eventually(searched)
+    assert found.mode == "accurate"
+    assert client.memories.list(user_id=user).total >= 1
+    assert accepted.ingestion_id in [job.ingestion_id for job in client.memories.ingestions(page_size=100).items]
+    changed = client.memories.update(memory_id, content="Clara works as a nurse in Porto.")
+    assert changed.content == "Clara works as a nurse in Porto."
+    assert len(client.memories.history(memory_id).changes) >= 2
+    batch = client.memories.ingest_batch(
+        [
+            {
+                "document": "I play the cello.",
+                "document_type": "note",
+                "mode": "fast",
+                "user_id": user,
+                "document_id": unique("py-doc"),
+            }
+        ]
+    )
+    assert [result.status for result in batch.results] == ["queued"]
+    client.memories.delete(memory_id)
+    with pytest.raises(NotFoundError) as missing:
+        client.memories.get(memory_id)
+    assert missing.value.status == 404
+
+
+def test_events_transcripts_context_and_compaction(client: MemoryClient) -> None:
+    user = unique("py-user")
+    conversation = unique("py-conv")
+    event = {
+        "event_id": unique("py-event"),
+        "event_type": "user_message",
+        "conversation_id": conversation,
+        "user_id": user,
+        "content": "I adopted a cat called Miso.",
+    }
+    assert client.events.send([event]).accepted == 1
+    again = client.events.send([event])
+    assert (again.accepted, again.duplicate) == (0, 1)
+    transcript = unique("py-transcript")
+    messages = [
+        {"role": "user" if turn % 2 == 0 else "assistant", "content": f"Turn {turn} about my garden."}
+        for turn in range(8)
+    ]
+    assert client.conversations.ingest_transcript(transcript, user_id=user, messages=messages).status == "accepted"
+    context = eventually(
+        lambda: ctx if len((ctx := client.conversations.context(transcript, user_id=user)).recent_turns) == 8 else None
+    )
+    assert context.summary is None
+    compacted = client.conversations.compact(transcript, user_id=user, keep_recent=2)
+    assert (compacted.status, compacted.compacted_turns) == ("compacted", 6)
+    assert client.users.erase(user).user_id == user
+
+
+def test_analytics(client: MemoryClient, instance_id: str) -> None:
+    end = datetime.now(timezone.utc) + timedelta(minutes=1)
+    window = {"instance_id": instance_id, "bucket": "hour", "start": end - timedelta(days=1), "end": end}
+    assert client.analytics.metrics(window, metric="api_call").metric == "api_call"
+    assert client.analytics.latency(window, operation="ingestion").operation == "ingestion"
+    assert client.analytics.tokens(window).bucket == "hour"
+    assert client.analytics.summary(instance_id=instance_id, period="24h").instance_id == instance_id
+    csv = client.analytics.export(instance_id=instance_id, start=window["start"], end=end)
+    assert csv.splitlines()[0].startswith(b'"occurred_at","metric","value"')
+
+
+def test_a_configuration_through_its_lifecycle(client: MemoryClient, instance_id: str) -> None:
+    reviewer_key = os.environ.get("MEMORY_SERVICE_REVIEWER_KEY")
+    if not reviewer_key:
+        pytest.skip("MEMORY_SERVICE_REVIEWER_KEY names no second key of the instance to review with")
+    assert client.configs.init(instance_id).status == "active"
+    proposed = client.configs.propose(instance_id, "retrieval:\n  max_results: 5\n")
+    assert proposed.status == "pending_review"
+    with pytest.raises(ConflictError):
+        client.configs.apply(instance_id, proposed.config_id)
+    with MemoryClient(api_key=reviewer_key) as reviewer:
+        reviewer.configs.review(instance_id, proposed.config_id, decision="approve", comment="fine")
+        assert reviewer.configs.apply(instance_id, proposed.config_id).status == "active"
+    assert client.configs.get(instance_id, proposed.config_id).status == "active"
+    assert client.configs.current(instance_id).config.config_id == proposed.config_id
+    assert client.configs.list(instance_id, status="superseded").total >= 1
+    assert len(client.configs.history(instance_id).versions) >= 2
+
+
+def test_webhooks(client: MemoryClient) -> None:
+    created = client.webhooks.create(url="https://hooks.example.com/memory", events=["ingestion.completed"])
+    assert created.secret.startswith("whsec_")
+    webhook_id = created.webhook_id
+    assert webhook_id in [item.webhook_id for item in client.webhooks.list(page_size=100).items]
+    assert client.webhooks.get(webhook_id).url == "https://hooks.example.com/memory"
+    assert client.webhooks.update(webhook_id, description="from Python").description == "from Python"
+    assert client.webhooks.deliveries(webhook_id).total >= 0
+    with pytest.raises(NotFoundError) as unknown:
+        client.webhooks.redeliver(webhook_id, "whd_0000000000000000")
+    assert unknown.value.code == "WEBHOOK_DELIVERY_NOT_FOUND"
+    client.webhooks.delete(webhook_id)
+    with pytest.raises(NotFoundError) as gone:
+        client.webhooks.get(webhook_id)
+    assert gone.value.code == "WEBHOOK_NOT_FOUND"
+
+
+def test_errors_carry_the_spec_code_and_details(client: MemoryClient) -> None:
+    with pytest.raises(InvalidInputError) as invalid:
+        client.memories.search(query="")
+    assert invalid.value.code == "INVALID_INPUT"
+    assert invalid.value.details
+    assert invalid.value.correlation_id
+    with MemoryClient(api_key="msk_not_a_key") as stranger:
+        assert stranger.liveness().status == "ok"
+        with pytest.raises(AuthenticationError) as refused:
+            stranger.instances.list()
+    assert refused.value.status == 401
+
+
+async def test_the_async_client_on_the_stack() -> None:
+    user = unique("py-async-user")
+    async with AsyncMemoryClient() as client:
+        conversation = unique("py-async-conv")
+        sent = await client.events.send(
+            [
+                {
+                    "event_id": unique("e"),
+                    "event_type": "user_message",
+                    "conversation_id": conversation,
+                    "user_id": user,
+                    "content": "I run every Sunday.",
+                }
+            ]
+        )
+        assert sent.accepted == 1
+        reply = await client.memories.search(query="running", user_id=user, mode="fast")
+        assert reply.mode == "fast"
+        with pytest.raises(NotFoundError):
+            await client.memories.get("mem_00000000000000000000000000000000")
