@@ -169,24 +169,27 @@ export function createUserErasure(deps: {
       const conversationsBefore = await deps.conversations.ownedBy(instanceId, userId)
       const memories = await memoriesOf(instanceId, userId)
       const inGraphBefore = await countInGraph(instanceId, userId)
-      const entityIds = [...new Set(memories.flatMap((memory) => memory.entity_ids))]
+      const entityIds = new Set(memories.flatMap((memory) => memory.entity_ids))
       const erasedMemories: ErasedMemory[] = [
         ...memories,
         ...(await deletedBefore(instanceId, userId, new Set(memories.map((memory) => memory.id)))),
       ]
       // First the key: from here on no process can read anything of theirs in the log, whatever happens next.
       const keyDestroyed = await deps.keyring.destroy(instanceId, userId)
-      for (let start = 0; start < erasedMemories.length; start += 100) {
-        await deps.producer.append(
-          MEMORIES_TOPIC,
-          erasedMemories.slice(start, start + 100).map((memory) => ({
-            key: memory.id,
-            subject: MEMORY_SUBJECT,
-            payload: deletionOf(memory, erasedAt),
-            correlationId,
-          })),
-        )
+      const appendDeletions = async (doomed: ErasedMemory[]) => {
+        for (let start = 0; start < doomed.length; start += 100) {
+          await deps.producer.append(
+            MEMORIES_TOPIC,
+            doomed.slice(start, start + 100).map((memory) => ({
+              key: memory.id,
+              subject: MEMORY_SUBJECT,
+              payload: deletionOf(memory, erasedAt),
+              correlationId,
+            })),
+          )
+        }
       }
+      await appendDeletions(erasedMemories)
       const erased: UserDataErased = {
         type: 'user_data_erased',
         event_id: `evt_${randomBytes(16).toString('hex')}`,
@@ -210,26 +213,42 @@ export function createUserErasure(deps: {
         conversations: Math.max(conversationsBefore.conversations, removedNow.conversations),
       }
 
-      // The projectors apply the memory deletions from the log; the receipt waits for them.
+      // The projectors apply the memory deletions from the log; the receipt waits for them. A memory projected after
+      // the first read (a document of theirs the pipeline was still turning into memories) gets its deletion too.
       let left = { elasticsearch: memories.length, neo4j: inGraphBefore }
+      let seen = { elasticsearch: memories.length, neo4j: inGraphBefore }
+      const known = new Set(erasedMemories.map((memory) => memory.id))
       for (const deadline = Date.now() + projectionWaitMs; Date.now() < deadline;) {
         left = {
           elasticsearch: await countInElasticsearch(instanceId, userId),
           neo4j: await countInGraph(instanceId, userId),
         }
         if (left.elasticsearch === 0 && left.neo4j === 0) break
+        const late = (await memoriesOf(instanceId, userId)).filter((memory) => !known.has(memory.id))
+        if (late.length > 0) {
+          for (const memory of late) known.add(memory.id)
+          erasedMemories.push(...late)
+          for (const memory of late) for (const entityId of memory.entity_ids) entityIds.add(entityId)
+          seen = { ...seen, elasticsearch: seen.elasticsearch + late.length }
+          await appendDeletions(late)
+        }
+        seen = { ...seen, neo4j: Math.max(seen.neo4j, left.neo4j) }
         await new Promise((resolve) => setTimeout(resolve, 250))
       }
       const entities =
-        entityIds.length > 0
-          ? ((await deps.neo4j.write<{ deleted: number }>(deleteOrphanEntities, { instanceId, entityIds }))[0]
-              ?.deleted ?? 0)
+        entityIds.size > 0
+          ? ((
+              await deps.neo4j.write<{ deleted: number }>(deleteOrphanEntities, {
+                instanceId,
+                entityIds: [...entityIds],
+              })
+            )[0]?.deleted ?? 0)
           : 0
       const complete = left.elasticsearch === 0 && left.neo4j === 0
       deps.logger.info(
         {
           instanceId,
-          memories: memories.length,
+          memories: seen.elasticsearch,
           entities,
           ...removedConversations,
           keyDestroyed,
@@ -246,8 +265,8 @@ export function createUserErasure(deps: {
         completed_at: now().toISOString(),
         removed: {
           memories: {
-            elasticsearch: memories.length - left.elasticsearch,
-            neo4j: inGraphBefore - left.neo4j,
+            elasticsearch: Math.max(0, seen.elasticsearch - left.elasticsearch),
+            neo4j: Math.max(0, seen.neo4j - left.neo4j),
           },
           entities: { neo4j: entities },
           conversations: { elasticsearch: removedConversations.conversations },
