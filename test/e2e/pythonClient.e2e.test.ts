@@ -8,11 +8,15 @@
 import { execFile, execFileSync, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { allPermissions } from '@memory-service/domain'
+import { allPermissions, CONVERSATION_EVENTS_TOPIC } from '@memory-service/domain'
+import type { ConversationEventRecorded } from '@memory-service/contracts'
+import { startServices, type RunningServices } from '@memory-service/cli'
 import { defaultCacheDir } from '../../services/engines/src/config/loadConfig.js'
-import { startGatewayWithInstance } from '../support/testEngines.js'
+import { readTopicToEnd, startGatewayWithInstance, testConfig } from '../support/testEngines.js'
 
 const packageDir = resolve('services/client-python')
 const reportPath = join(packageDir, '.pytest-report.xml')
@@ -101,12 +105,65 @@ if ('missing' in environment) {
 } else {
   describe('the Python client against the real stack (pytest)', () => {
     let harness: Awaited<ReturnType<typeof startGatewayWithInstance>> | undefined
+    /** The services pytest calls; the stream tests stop and start them through the control server. */
+    let services: RunningServices | undefined
+    let control: Server | undefined
     let outcomes = new Map<string, Outcome>()
     let pytestOutput = ''
 
     beforeAll(async () => {
       const started = await startGatewayWithInstance('python-client', { withWorkers: true })
       harness = started
+      services = started.gateway
+      const port = (address: string | undefined) => address?.split(':').at(-1) ?? '0'
+      const ports = { http: port(services.addresses.http), grpc: port(services.addresses.grpc) }
+      // What pytest cannot do from its own process: stop and start the gateway (on the same ports, as a restarted
+      // gateway comes back) and read the log from outside, to count what was recorded.
+      const actions: Record<string, (url: URL) => Promise<unknown>> = {
+        'POST /gateway/stop': async () => {
+          await services?.close()
+          services = undefined
+        },
+        'POST /gateway/start': async () => {
+          services ??= await startServices(
+            testConfig({
+              HTTP_PORT: ports.http,
+              GRPC_PORT: ports.grpc,
+              RATE_LIMIT_GROUP: started.rateLimitGroup,
+              PIPELINE_RETRY_BASE_MS: '20',
+              PIPELINE_MAX_ATTEMPTS: '3',
+            }),
+            ['gateway', 'pipeline', 'projectors'],
+            started.logger,
+          )
+        },
+        'GET /recorded': async (url) => {
+          const records = await readTopicToEnd<ConversationEventRecorded>(
+            started.kafka,
+            started.codec,
+            CONVERSATION_EVENTS_TOPIC,
+          )
+          const conversationId = url.searchParams.get('conversation_id')
+          return records
+            .map((record) => record.value)
+            .filter((event) => event.instance_id === instanceId && event.conversation_id === conversationId)
+            .map((event) => event.event_id)
+        },
+      }
+      control = createServer((request, response) => {
+        const url = new URL(request.url ?? '/', 'http://control')
+        const action = actions[`${request.method ?? 'GET'} ${url.pathname}`]
+        if (!action) return void response.writeHead(404).end()
+        action(url).then(
+          (answer) =>
+            response
+              .writeHead(200, { 'content-type': 'application/json' })
+              .end(JSON.stringify(answer ?? null)),
+          (error: unknown) => response.writeHead(500).end(String(error)),
+        )
+      })
+      await new Promise<void>((resolveListen) => control?.listen(0, '127.0.0.1', resolveListen))
+      const controlUrl = `http://127.0.0.1:${String((control.address() as AddressInfo).port)}`
       const instanceId = started.instance.instance.instance_id
       const reviewer = await started.tenancy.issueKey(instanceId, allPermissions, 'python-client-reviewer')
       await started.untilUsable(reviewer.key)
@@ -124,6 +181,8 @@ if ('missing' in environment) {
             env: {
               ...process.env,
               MEMORY_SERVICE_URL: started.gateway.addresses.http ?? '',
+              MEMORY_SERVICE_GRPC_ADDRESS: started.gateway.addresses.grpc ?? '',
+              MEMORY_SERVICE_TEST_CONTROL_URL: controlUrl,
               MEMORY_SERVICE_API_KEY: started.instance.api_key.key,
               MEMORY_SERVICE_REVIEWER_KEY: reviewer.key,
             },
@@ -138,7 +197,9 @@ if ('missing' in environment) {
     }, 900_000)
 
     afterAll(async () => {
-      await harness?.close()
+      control?.close()
+      await harness?.control.close()
+      await services?.close()
     })
 
     it('collects the suite', () => {

@@ -15,6 +15,7 @@ import unasync
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "memory_service"
 OPENAPI = Path(__file__).resolve().parents[3] / "schemas" / "openapi.json"
+PROTO = Path(__file__).resolve().parents[3] / "proto"
 
 # The async client is the one written by hand; unasync (the tool httpcore uses for the same job) writes the sync
 # one token by token with these names swapped.
@@ -82,6 +83,29 @@ def generated_models() -> str:
         return output.read_text()
 
 
+def generated_stubs() -> dict[Path, str]:
+    """The event stream's messages from proto/ (protoc as grpcio-tools bundles it): the module and its typing stub.
+    The call itself needs no generated stub: the client names the method."""
+    with tempfile.TemporaryDirectory() as directory:
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "grpc_tools.protoc",
+                f"-I{PROTO}",
+                f"--python_out={directory}",
+                f"--pyi_out={directory}",
+                "memory/v1/event_stream.proto",
+            ],
+            check=True,
+            capture_output=True,
+        )
+        return {
+            PACKAGE / "_proto" / name: (Path(directory) / "memory" / "v1" / name).read_text()
+            for name in ("event_stream_pb2.py", "event_stream_pb2.pyi")
+        }
+
+
 def generated_sync_client() -> str:
     with tempfile.TemporaryDirectory() as directory:
         source = PACKAGE / "_async" / "client.py"
@@ -110,6 +134,7 @@ def main() -> int:
     outputs = {
         PACKAGE / "models.py": generated_models(),
         PACKAGE / "_sync" / "client.py": generated_sync_client(),
+        **generated_stubs(),
     }
     stale = []
     for path, text in outputs.items():

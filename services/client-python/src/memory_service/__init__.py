@@ -15,13 +15,19 @@ from .errors import (
     ServiceUnavailableError,
 )
 from .retry import RetryPolicy
+from .stream import AnticipatedContext, AsyncEventStream, ContextItem, EventAck, HeldEvent
 
 __all__ = [
     "API_KEY_VARIABLE",
     "BASE_URL_VARIABLE",
+    "AnticipatedContext",
+    "AsyncEventStream",
     "AsyncMemoryClient",
     "AuthenticationError",
     "ConflictError",
+    "ContextItem",
+    "EventAck",
+    "HeldEvent",
     "InvalidInputError",
     "MemoryClient",
     "MemoryServiceError",
