@@ -172,7 +172,7 @@ if ('missing' in environment) {
       const run = await new Promise<{ stdout: string; stderr: string }>((resolveRun) => {
         execFile(
           environment.python,
-          ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', `--junitxml=${reportPath}`],
+          ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', '--durations=8', `--junitxml=${reportPath}`],
           {
             cwd: packageDir,
             encoding: 'utf8',
@@ -192,6 +192,8 @@ if ('missing' in environment) {
         )
       })
       pytestOutput = `${run.stdout}\n${run.stderr}`
+      // pytest's own summary (its slowest tests, its counts) in the run's log.
+      console.log(run.stdout.split('\n').slice(-16).join('\n'))
       outcomes = existsSync(reportPath) ? readReport(readFileSync(reportPath, 'utf8')) : new Map()
       rmSync(reportPath, { force: true })
     }, 900_000)

@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 import httpx
 import pytest
 
-from memory_service import AsyncEventStream, AuthenticationError, EventAck, HeldEvent
+from memory_service import AsyncEventStream, AsyncMemoryClient, AuthenticationError, EventAck, HeldEvent
 
 from .support import unique
 
@@ -218,3 +218,45 @@ async def test_an_unknown_key_stops_the_stream_with_an_authentication_error(
     assert stream.error.code == "UNAUTHORIZED"
     assert stream.connection() == "stopped"
     await stream.close(deadline=0.1)
+
+
+@pytest.mark.stack
+async def test_anticipated_context_follows_a_user_turn_as_an_async_iterator(
+    control: Callable[[str, str], Awaitable[object]],
+) -> None:
+    user = unique("py-anticipation-user")
+    async with AsyncMemoryClient() as client:
+        accepted = await client.memories.ingest(
+            document="My daughter Lena plays the cello in the Lisbon youth orchestra.",
+            document_type="note",
+            mode="fast",
+            user_id=user,
+        )
+        memory_ids: list[str] = []
+
+        async def ingested() -> bool:
+            status = await client.memories.status(accepted.ingestion_id)
+            memory_ids[:] = status.memory_ids or []
+            return status.status == "completed"
+
+        await until_async(ingested)
+
+        async def searchable() -> bool:
+            found = await client.memories.search(query="Lena cello", user_id=user, mode="fast")
+            return any(hit.id in memory_ids for hit in found.results)
+
+        await until_async(searchable)
+    async with AsyncEventStream(anticipated_context=True) as stream:
+        asked = stream.send(turn(unique("py-anticipation-conv"), 0, user) | {"content": "What does Lena play?"})
+        contexts = stream.anticipated_contexts()
+        context = await asyncio.wait_for(anext(contexts), timeout=30)
+    assert context.in_reply_to_event_id == asked
+    assert any(item.memory_id in memory_ids and "cello" in item.content for item in context.items)
+
+
+async def until_async(condition: Callable[[], Awaitable[bool]], timeout: float = 60.0) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not await condition():
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"not within {timeout} s")
+        await asyncio.sleep(0.25)
