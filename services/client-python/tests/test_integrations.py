@@ -130,3 +130,53 @@ async def test_the_langchain_retriever_returns_documents(client: MemoryClient) -
     assert "Tomas" in documents[0].page_content
     assert documents[0].metadata["memory_id"] == documents[0].id
     assert (await retriever.ainvoke("Tomas physics"))[0].id == documents[0].id
+
+
+def test_the_langgraph_store_answers_as_langgraphs_reference_store(store: BaseStore) -> None:
+    """LangGraph publishes no conformance suite for stores and points at InMemoryStore as the reference: the same
+    operations on both give the same answers (search results compared as sets: the reference keeps insertion order,
+    the service ranks)."""
+    from langgraph.store.memory import InMemoryStore
+
+    reference = InMemoryStore()
+    user, other = unique("ref-user"), unique("ref-user")
+    writes: list[tuple[tuple[str, ...], str, dict[str, Any] | None]] = [
+        (("users", user, "profile"), "city", {"content": "Lives in Porto.", "kind": "place"}),
+        (("users", user, "profile"), "job", {"content": "Works as a nurse.", "kind": "work"}),
+        (("users", user, "hobbies"), "music", {"content": "Plays the cello.", "kind": "hobby"}),
+        (("users", other, "profile"), "city", {"content": "Lives in Glasgow.", "kind": "place"}),
+        (("users", user, "profile"), "city", {"content": "Moved to Austin.", "kind": "place"}),
+        (("users", user, "hobbies"), "music", None),
+    ]
+    for namespace, key, value in writes:
+        for target in (reference, store):
+            if value is None:
+                target.delete(namespace, key)
+            else:
+                target.put(namespace, key, value)
+
+    def answers(target: BaseStore) -> dict[str, Any]:
+        def found(prefix: tuple[str, ...], **options: Any) -> set[tuple[tuple[str, ...], str, str]]:
+            return {
+                (item.namespace, item.key, json.dumps(item.value, sort_keys=True))
+                for item in target.search(prefix, **options)
+            }
+
+        def got(namespace: tuple[str, ...], key: str) -> dict[str, Any] | None:
+            item = target.get(namespace, key)
+            return None if item is None else item.value
+
+        return {
+            "city": got(("users", user, "profile"), "city"),
+            "music": got(("users", user, "hobbies"), "music"),
+            "other city": got(("users", other, "profile"), "city"),
+            "user": found(("users", user)),
+            "profile": found(("users", user, "profile")),
+            "places": found(("users", user), filter={"kind": "place"}),
+            "other": found(("users", other)),
+        }
+
+    expected = answers(reference)
+    assert expected["city"] == {"content": "Moved to Austin.", "kind": "place"}
+    # Each put and delete returned once a get saw it: the service's answers are current.
+    assert answers(store) == expected

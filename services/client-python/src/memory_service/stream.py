@@ -157,10 +157,10 @@ class AsyncEventStream:
         self._random = random
         #: Sent on the current call and waiting for an ack, in send order.
         self._in_flight: dict[str, HeldEvent] = {}
-        #: Sent on a call that was lost: they go first on the next one, whatever the offline limit.
-        self._replay: list[HeldEvent] = []
-        #: Taken while the stream could not deliver, under the offline rule.
+        #: Not deliverable now, in the order they will leave: what a lost call carried first.
         self._offline: list[HeldEvent] = []
+        #: Events a call that was answering carried when it was lost: they go again whatever the offline rule says.
+        self._replaying: set[str] = set()
         self._state: Literal["idle", "running", "stopped"] = "idle"
         self._disconnected = False
         self._outgoing: list[HeldEvent] = []
@@ -222,7 +222,7 @@ class AsyncEventStream:
 
     def pending(self) -> int:
         """Events sent or held and not yet acknowledged."""
-        return len(self._in_flight) + len(self._replay) + len(self._offline)
+        return len(self._in_flight) + len(self._offline)
 
     def connection(self) -> Connection:
         """`disconnected` from a lost call until the connection is up again (new events are then held under the
@@ -252,7 +252,7 @@ class AsyncEventStream:
         if self._state == "running" and self.pending() > 0:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._settled.wait(), timeout=deadline)
-        unacknowledged = [*self._in_flight.values(), *self._replay, *self._offline]
+        unacknowledged = [*self._in_flight.values(), *self._offline]
         if unacknowledged:
             logger.warning(
                 "closed with %d event(s) not acknowledged within %s s; they may or may not have been recorded "
@@ -262,8 +262,8 @@ class AsyncEventStream:
                 extra={"event_ids": [held.id for held in unacknowledged]},
             )
         self._in_flight.clear()
-        self._replay.clear()
         self._offline.clear()
+        self._replaying.clear()
         self._state = "stopped"
         if self._requests is not None:
             self._requests.put_nowait(None)
@@ -297,9 +297,11 @@ class AsyncEventStream:
             )(self._messages(requests), metadata=self._metadata)
             self._disconnected = False
             self._deliver_held()
+            answering = False
             try:
                 async for message in call:
                     attempt = 0
+                    answering = True
                     self._receive(message)
             except grpc.aio.AioRpcError as error:
                 if self._state != "running":
@@ -312,9 +314,12 @@ class AsyncEventStream:
                     self._settled.set()
                     self._contexts.put_nowait(None)
                     return
+            except Exception:
+                # Whatever broke the call (a message that does not decode, say), the events it carried go again.
+                logger.exception("the event stream's call failed; reconnecting")
             if self._state != "running":
                 return
-            self._lost()
+            self._lost(answering)
             await asyncio.sleep(self._random() * min(self._max_backoff, self._initial_backoff * 2.0**attempt))
             attempt += 1
 
@@ -331,19 +336,23 @@ class AsyncEventStream:
         while (message := await requests.get()) is not None:
             yield message
 
-    def _lost(self) -> None:
-        """The call is gone: what it carried unacknowledged goes first on the next one, in its order."""
+    def _lost(self, answering: bool) -> None:
+        """The call is gone: what it carried unacknowledged goes first on the next one, in its order. Events a call
+        that was answering had taken are not dropped for the offline rule (the rule is for what arrives while the
+        stream cannot deliver); those of a call that never answered stay under it."""
         self._requests = None
         self._disconnected = True
         self._outgoing = []
         self._outgoing_chars = 0
-        self._replay = [*self._replay, *self._in_flight.values()]
+        if answering:
+            self._replaying.update(self._in_flight)
+        self._offline = [*self._in_flight.values(), *self._offline]
         self._in_flight.clear()
         self._enforce_offline_limits()
 
     def _deliver_held(self) -> None:
         self._enforce_offline_limits()
-        held, self._replay, self._offline = [*self._replay, *self._offline], [], []
+        held, self._offline = self._offline, []
         for entry in held:
             self._write(entry)
 
@@ -362,6 +371,7 @@ class AsyncEventStream:
         acks = [message.ack] if kind == "ack" else list(message.acks.acks) if kind == "acks" else []
         for ack in acks:
             self._in_flight.pop(ack.event_id, None)
+            self._replaying.discard(ack.event_id)
             if self._on_ack is not None:
                 status: Any = pb.EventAck.Status.Name(ack.status)
                 self._on_ack(EventAck(ack.event_id, status, ack.code, ack.message))
@@ -394,18 +404,21 @@ class AsyncEventStream:
     def _enforce_offline_limits(self) -> None:
         """The offline rule, on what was taken while the stream could not deliver."""
         now = self._clock()
-        expired = [held for held in self._offline if now - held.at > self._max_age]
-        if expired:
-            self._offline = [held for held in self._offline if now - held.at <= self._max_age]
-            self._drop(expired, "too_old")
-        if len(self._offline) > self._max_events:
-            overflow = len(self._offline) - self._max_events
-            dropped, self._offline = self._offline[:overflow], self._offline[overflow:]
-            self._drop(dropped, "buffer_full")
+        ruled = [held for held in self._offline if held.id not in self._replaying]
+        expired = {held.id for held in ruled if now - held.at > self._max_age}
+        young = [held.id for held in ruled if held.id not in expired]
+        # The oldest go first: beyond max_events, the first of the young ones in the order they would leave.
+        full = set(young[: max(0, len(young) - self._max_events)])
+        if expired or full:
+            self._drop([held for held in self._offline if held.id in expired], "too_old")
+            self._drop([held for held in self._offline if held.id in full], "buffer_full")
+            self._offline = [held for held in self._offline if held.id not in expired and held.id not in full]
         if self.pending() == 0:
             self._settled.set()
 
     def _drop(self, entries: list[HeldEvent], reason: DropReason) -> None:
+        if not entries:
+            return
         logger.warning(
             "dropped %d undelivered event(s) (%s) while the stream could not deliver",
             len(entries),
