@@ -7,7 +7,7 @@
  */
 import { execFile, execFileSync, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join, resolve } from 'node:path'
@@ -23,11 +23,15 @@ const reportPath = join(packageDir, '.pytest-report.xml')
 
 /** A Python 3.10+ with venv, and a virtual environment with the package installed; or why there is none. */
 function pythonEnvironment(): { python: string } | { missing: string } {
-  const probe = spawnSync('python3', ['-c', 'import sys, venv; print(sys.version_info >= (3, 10))'], {
-    encoding: 'utf8',
-  })
+  const probe = spawnSync(
+    'python3',
+    ['-c', 'import sys, venv, ensurepip; print(sys.version_info >= (3, 10))'],
+    {
+      encoding: 'utf8',
+    },
+  )
   if (probe.status !== 0 || probe.stdout.trim() !== 'True')
-    return { missing: 'no python3 (3.10 or later, with venv) on PATH' }
+    return { missing: 'no python3 (3.10 or later, with venv and ensurepip: python3-venv on Debian) on PATH' }
   const pyproject = readFileSync(join(packageDir, 'pyproject.toml'))
   const key = createHash('sha256').update(pyproject).digest('hex').slice(0, 12)
   const home = join(defaultCacheDir(process.env), 'python', key)
@@ -41,7 +45,7 @@ function pythonEnvironment(): { python: string } | { missing: string } {
       stdio: 'inherit',
       timeout: 600_000,
     })
-    execFileSync('touch', [join(home, '.installed')])
+    writeFileSync(join(home, '.installed'), new Date().toISOString())
   } else {
     // The package's own files may have changed since: an editable install reads them where they are.
     execFileSync(
