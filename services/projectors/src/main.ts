@@ -27,7 +27,9 @@ const allProjections = Object.keys(projectionGroups) as ProjectionName[]
 
 /**
  * The analytics projection alone, for a gateway that owns the in-process ClickHouse in a process without the
- * other projectors (the cluster topology): usage is written where it is read.
+ * other projectors (the cluster topology): usage is written where it is read. The gateway serves before the
+ * projection has joined its group: a join waits until every other member of the group has finished its batch and
+ * joined again, and usage appended meanwhile is read from the group's offsets once it has joined.
  */
 export async function startAnalyticsProjection(runtime: ProcessRuntime): Promise<void> {
   const projection = await startProjectors(
@@ -35,6 +37,7 @@ export async function startAnalyticsProjection(runtime: ProcessRuntime): Promise
     runtime.logger.child({ component: 'projectors' }),
     {
       projections: ['analytics'],
+      joinInBackground: true,
     },
   )
   runtime.onClose(() => projection.close())

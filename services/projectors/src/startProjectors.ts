@@ -81,6 +81,8 @@ export async function startProjectors(
     onConversationsGrown?: (conversations: GrownConversation[]) => void
     /** The projections this process runs (default: all); analytics only where ClickHouse is open. */
     projections?: readonly ProjectionName[]
+    /** Returns before the consumers have joined their groups (every projection reads from the beginning). */
+    joinInBackground?: boolean
   } = {},
 ): Promise<RunningProjectors> {
   const readiness = await waitForDependencies(engines.probes, {
@@ -115,7 +117,12 @@ export async function startProjectors(
     createConversationStore(engines.elasticsearch),
     options.onConversationsGrown,
   )
-  const common = { kafka: engines.kafka, codec: engines.schemaCodec, fromBeginning: true }
+  const common = {
+    kafka: engines.kafka,
+    codec: engines.schemaCodec,
+    fromBeginning: true,
+    joinInBackground: options.joinInBackground ?? false,
+  }
   // A record a projection can never apply (undecodable, or refused by its store for what it holds) is parked in
   // the dead-letter topic with the group and the reason, and the projection moves past it.
   const deadLetterProducer = await createEventProducer(engines.kafka, engines.schemaCodec)

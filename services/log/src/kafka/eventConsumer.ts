@@ -37,6 +37,13 @@ interface ConsumerBase<T> {
   groupId: string
   topics: string[]
   fromBeginning?: boolean
+  /**
+   * Returns before the consumer has joined its group. Joining waits for the group's rebalance, which lasts until
+   * every other member has finished its batch and joined again (up to the rebalance timeout); a process that serves
+   * without this consumer need not wait for it. Only with `fromBeginning` (or a group with committed offsets):
+   * a new group that starts from the end would miss what is appended while it joins.
+   */
+  joinInBackground?: boolean
   /** Partitions handled at once by this consumer (order is kept within each partition). */
   partitionsConsumedConcurrently?: number
   /**
@@ -132,6 +139,8 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
   const consumer: Consumer = options.kafka.consumer({
     groupId: options.groupId,
     allowAutoTopicCreation: false,
+    // A closing consumer whose last requests fail on its closing connections is not connected again by kafkajs.
+    retry: { restartOnFailure: async () => !closing },
     ...(options.fetchWindow
       ? { minBytes: options.fetchWindow.minBytes, maxWaitTimeInMs: options.fetchWindow.maxWaitMs }
       : 'handle' in options
@@ -364,8 +373,6 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
       handlings.add(handling)
     },
   }
-  await consumer.run(runConfig)
-
   // kafkajs starts a crashed consumer again only after an error it calls retriable; after any other (a protocol
   // error it does not expect while a broker or coordinator comes back) the consumer stays stopped for good, its
   // partitions unread while the process looks healthy and its lag grows. It is started again here instead.
@@ -400,6 +407,20 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
     )
     scheduleStartAgain()
   })
+  // A consumer closed while its join is pending would stay in the group, unheard, until its session expires,
+  // holding the partitions it was assigned: it leaves only once it has joined (kafkajs's run has returned).
+  const running = consumer.run(runConfig)
+  let started: Promise<unknown> = running
+  if (options.joinInBackground)
+    started = running.catch((error: unknown) => {
+      if (closing) return
+      options.logger.error(
+        { err: error, groupId: options.groupId, retryInMs: restartAfterCrashMs },
+        'consumer did not join its group; started again after a pause',
+      )
+      scheduleStartAgain()
+    })
+  else await running
 
   /**
    * Handles a batch of one partition, up to `window` records at once, resolving offsets in order only up to the
@@ -490,6 +511,7 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
       // Records being handled finish and are committed first; nothing new starts.
       closing = true
       for (const timer of retryTimers) clearTimeout(timer)
+      await started.catch(() => undefined)
       await Promise.allSettled([...handlings])
       await consumer.disconnect()
     },

@@ -312,4 +312,78 @@ describe('event producer and consumer', () => {
     await windowProducer.close()
     await admin.deleteTopics([otherTopic])
   })
+
+  it('joins in the background when asked: returns while its group waits on a busy member, and misses nothing', async () => {
+    const otherTopic = uniqueName('mem.test-background-join.v1')
+    await admin.ensureTopics([{ name: otherTopic, partitions: 1, config: {} }])
+    await codec.register([{ subject: `${otherTopic}-value`, schema: turnSchema }])
+    const joinProducer = await createEventProducer(kafka, codec)
+    const append = (eventId: string) =>
+      joinProducer.append(otherTopic, [
+        {
+          key: 'k',
+          subject: `${otherTopic}-value`,
+          payload: { event_id: eventId, content: 'x' },
+          correlationId: eventId,
+        },
+      ])
+    const groupId = uniqueName('kafka-int-background-join')
+    // A member busy with a batch that does not heartbeat: a rebalance waits for it to join again (its session and
+    // rebalance timeouts are longer than this test), so a consumer that waited for its own join would never return.
+    let release: () => void = () => undefined
+    const released = new Promise<void>((resolve) => (release = resolve))
+    let busy = false
+    const busyMember = kafka.consumer({ groupId, sessionTimeout: 180_000, rebalanceTimeout: 180_000 })
+    await busyMember.connect()
+    await busyMember.subscribe({ topics: [otherTopic], fromBeginning: true })
+    await busyMember.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      eachBatch: async () => {
+        busy = true
+        await released
+      },
+    })
+    await append('evt_before')
+    await eventually(async () => (busy ? true : undefined), 30_000)
+
+    const handled: string[] = []
+    const joining = await createEventConsumer<{ event_id: string; content: string }>({
+      kafka,
+      codec,
+      logger,
+      groupId,
+      topics: [otherTopic],
+      fromBeginning: true,
+      joinInBackground: true,
+      handle: async (event) => void handled.push(event.payload.event_id),
+    })
+    // Closed while its join still waits: it leaves the group once it has joined, instead of staying in it unheard
+    // until its session expires with a partition assigned.
+    const closedWhileJoining = await createEventConsumer<{ event_id: string; content: string }>({
+      kafka,
+      codec,
+      logger,
+      groupId,
+      topics: [otherTopic],
+      fromBeginning: true,
+      joinInBackground: true,
+      handle: async () => undefined,
+    })
+    const closing = closedWhileJoining.close()
+    await append('evt_while_joining')
+    release()
+    await busyMember.disconnect()
+    await closing
+    await eventually(async () => (handled.length >= 2 ? true : undefined), 45_000)
+    expect(handled).toEqual(['evt_before', 'evt_while_joining'])
+    const kafkaAdmin = kafka.admin()
+    await kafkaAdmin.connect()
+    const members = async () => (await kafkaAdmin.describeGroups([groupId])).groups[0]?.members.length
+    await eventually(async () => ((await members()) === 1 ? true : undefined), 30_000)
+    await kafkaAdmin.disconnect()
+    await joining.close()
+    await joinProducer.close()
+    await admin.deleteTopics([otherTopic])
+  }, 120_000)
 })
