@@ -309,8 +309,10 @@ export const errorDescriptions: Record<ErrorCode, ErrorDescription> = {
   METHOD_NOT_ALLOWED: {
     here: {
       when:
-        'a path that exists, with a method it does not have (our addition); the `Allow` header lists the methods ' +
-        'it has',
+        'a path that exists, with a method it does not have (our addition, answered before a body is read, so ' +
+        '`OPTIONS` and `QUERY` too); the `Allow` header lists the methods it has, only those of the route that ' +
+        'names the path where one does (`/v1/memories/batch`: `POST`, though `GET /v1/memories/{memory_id}` ' +
+        'would match it)',
       details: '`method`, `path`, `allowed` (the methods, as in `Allow`)',
     },
     see: [{ title: 'Decisions', href: 'decisions.md' }],
@@ -445,7 +447,12 @@ export const errorDescriptions: Record<ErrorCode, ErrorDescription> = {
   },
   INTERNAL_ERROR: {
     spec: { condition: 'unexpected server failure', details: 'correlation_id' },
-    here: { when: 'unexpected failure; the message is hidden and logged', details: '`correlation_id`' },
+    here: {
+      when:
+        'unexpected failure, including an engine refusing a request the service built (an Elasticsearch 4xx is ' +
+        'not the caller’s fault); the message is hidden and logged',
+      details: '`correlation_id`',
+    },
     see: [tenancy],
   },
   SERVICE_UNAVAILABLE: {

@@ -237,6 +237,25 @@ describe('webhooks', () => {
     expect(done.last_status_code).toBe(204)
   })
 
+  it('lists deliveries as deep as Elasticsearch pages, and refuses deeper pages naming page, nothing of the engine', async () => {
+    const hook = registered()
+    const deepest = await client.webhooks.deliveries(hook.webhook_id, { page: 500, page_size: 20 })
+    expect(deepest).toMatchObject({ items: [], page: 500, page_size: 20 })
+    for (const page of [501, 99_999_999_999]) {
+      const refused = await client.webhooks
+        .deliveries(hook.webhook_id, { page, page_size: 20 })
+        .catch((error: unknown) => error)
+      expect(refused, String(page)).toMatchObject({
+        status: 400,
+        code: 'INVALID_INPUT',
+        details: { fields: { page: expect.stringContaining('10000') } },
+      })
+      expect(`${String((refused as Error).message)} ${JSON.stringify(refused)}`).not.toMatch(
+        /exception|window/i,
+      )
+    }
+  })
+
   it('delivers configuration.applied and rebuild.finished', async () => {
     const hook = registered()
     const initial = await client.configs.init(instanceId)

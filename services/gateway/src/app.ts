@@ -186,7 +186,7 @@ export function buildApp(deps: AppDependencies): FastifyInstance {
     (httpPart === 'body' ? validators.body : validators.request).compile(schema),
   )
   app.setErrorHandler(handleError)
-  app.setNotFoundHandler(notFoundHandler(app))
+  app.setNotFoundHandler(notFoundHandler)
 
   // The OpenAPI document is built from the route schemas; the routes are registered after it so it sees them all.
   void app.register(swagger, openApiOptions)
@@ -218,7 +218,10 @@ export function buildApp(deps: AppDependencies): FastifyInstance {
       },
     )
     routes.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
-    registerConsole(routes, deps.consoleDirectory === undefined ? builtConsoleDirectory() : deps.consoleDirectory)
+    registerConsole(
+      routes,
+      deps.consoleDirectory === undefined ? builtConsoleDirectory() : deps.consoleDirectory,
+    )
     registerInstanceRoutes(routes, deps)
     registerEventRoutes(routes, deps)
     registerMemoryRoutes(routes, deps)

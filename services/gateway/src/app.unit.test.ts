@@ -343,6 +343,21 @@ describe('error bodies', () => {
     })
     expect(response.body).not.toContain('hunter2')
   })
+
+  it("hides an engine's refusal of a query behind 500 INTERNAL_ERROR: it is not the request's fault", async () => {
+    const server = build()
+    server.get('/probe', async () => {
+      // As the Elasticsearch client throws it: a 4xx status, and the response (with the engine's words) as `meta`.
+      throw Object.assign(new Error('search_phase_execution_exception: Result window is too large'), {
+        statusCode: 400,
+        meta: { statusCode: 400, body: { error: { type: 'search_phase_execution_exception' } } },
+      })
+    })
+    const response = await server.inject({ method: 'GET', url: '/probe' })
+    expect(response.statusCode).toBe(500)
+    expect(response.json()).toMatchObject({ code: 'INTERNAL_ERROR' })
+    expect(response.body).not.toContain('search_phase_execution_exception')
+  })
 })
 
 describe('methods a path does not have', () => {
@@ -359,6 +374,38 @@ describe('methods a path does not have', () => {
     const postOnly = await server.inject({ method: 'GET', url: '/v1/events/batch' })
     expect(postOnly.statusCode).toBe(405)
     expect(postOnly.headers.allow).toBe('POST')
+  })
+
+  it('lists only the methods of the route that names the path, not those of a parametric route matching it', async () => {
+    // GET /v1/memories/:memory_id matches /v1/memories/batch, which is a route of its own taking POST.
+    const server = build()
+    for (const method of ['OPTIONS', 'PUT'] as const) {
+      const response = await server.inject({ method, url: '/v1/memories/batch' })
+      expect(response.statusCode, method).toBe(405)
+      expect(response.headers.allow, method).toBe('POST')
+      expect(response.json(), method).toMatchObject({
+        code: 'METHOD_NOT_ALLOWED',
+        details: { allowed: ['POST'] },
+      })
+    }
+  })
+
+  it('answers a method no route has (QUERY, with or without a body) 405, before reading its body', async () => {
+    const server = build()
+    for (const headers of [{}, { 'content-type': 'application/json' }, { 'content-type': 'not a type' }]) {
+      const response = await server.inject({
+        method: 'QUERY' as 'GET',
+        url: '/v1/memories',
+        headers,
+        body: '{}',
+      })
+      expect(response.statusCode, JSON.stringify(headers)).toBe(405)
+      expect(response.headers.allow).toBe('GET, HEAD, POST')
+      expect(response.json()).toMatchObject({ code: 'METHOD_NOT_ALLOWED', details: { method: 'QUERY' } })
+    }
+    const nowhere = await server.inject({ method: 'QUERY' as 'GET', url: '/v1/nothing' })
+    expect(nowhere.statusCode).toBe(404)
+    expect(nowhere.json()).toMatchObject({ code: 'NOT_FOUND' })
   })
 
   it('still answers a path no route has with 404 NOT_FOUND, whatever the method', async () => {

@@ -5,6 +5,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { AppError, fieldsOfIssues, invalidInput, toErrorBody } from '@memory-service/domain'
 import { CORRELATION_ID_RESPONSE_HEADER } from './correlationId.js'
 import { maxPathParamLength } from './limits.js'
+import { missingRouteError } from './notFound.js'
 
 /** What was wrong with a request fastify could not read, by fastify's error code (field → message). */
 function unreadableRequestFields(error: FastifyError): Record<string, string> {
@@ -22,7 +23,7 @@ function unreadableRequestFields(error: FastifyError): Record<string, string> {
   }
 }
 
-/** Turns any error into the spec's body. 4xx raised by fastify itself (bad JSON, wrong content type, body too large) become INVALID_INPUT. */
+/** Turns any error into the spec's body. 4xx raised by fastify itself (bad JSON, wrong content type, body too large) become INVALID_INPUT; anything else not an AppError is INTERNAL_ERROR. */
 export function toAppError(error: FastifyError | AppError | Error): AppError {
   if (error instanceof AppError) return error
   const fastifyError = error as FastifyError
@@ -35,15 +36,25 @@ export function toAppError(error: FastifyError | AppError | Error): AppError {
       { max_length: maxPathParamLength },
     )
   }
+  // An engine's 4xx (Elasticsearch refusing a query we built: its errors carry the response as `meta`) is ours, not
+  // the request's, and its message names our internals.
   const status = fastifyError.statusCode
-  if (status !== undefined && status >= 400 && status < 500) {
+  const fromEngine = 'meta' in error
+  if (!fromEngine && status !== undefined && status >= 400 && status < 500) {
     return invalidInput(unreadableRequestFields(fastifyError), 'The request could not be read')
   }
   return new AppError('INTERNAL_ERROR', error.message, {}, { cause: error })
 }
 
 export async function handleError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
-  const appError = toAppError(error)
+  // fastify reads the body of a request no route took before its not-found handler runs (a QUERY without a
+  // Content-Type, a body in a type it cannot read): what the request is refused for is its route.
+  const appError =
+    request.is404 && !(error instanceof AppError) ? missingRouteError(request, reply) : toAppError(error)
+  return sendError(appError, error, request, reply)
+}
+
+function sendError(appError: AppError, error: Error, request: FastifyRequest, reply: FastifyReply) {
   if (appError.code === 'SERVICE_UNAVAILABLE' && typeof appError.details.retry_after_seconds === 'number') {
     void reply.header('Retry-After', appError.details.retry_after_seconds)
   }
@@ -62,7 +73,7 @@ export function handleFrameworkError(
   reply: FastifyReply,
 ): void {
   void reply.header(CORRELATION_ID_RESPONSE_HEADER, request.id)
-  void handleError(error, request, reply)
+  void sendError(toAppError(error), error, request, reply)
 }
 
 /**

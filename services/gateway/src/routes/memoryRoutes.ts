@@ -3,6 +3,7 @@ import { channel } from 'node:diagnostics_channel'
 import type { FastifyInstance } from 'fastify'
 import { principalOf } from '../http/frontDoor.js'
 import { errorResponse } from '../http/openApiResponses.js'
+import { checkPageDepth, pageDepthDescription } from '../http/limits.js'
 import {
   AppError,
   invalidInput,
@@ -65,9 +66,6 @@ export interface SearchTiming {
   tookMs: number
   stages: SearchStages
 }
-
-/** Elasticsearch pages no deeper than this (index.max_result_window). */
-const deepestListedItem = 10_000
 
 const memoryIdParams = {
   type: 'object',
@@ -317,21 +315,14 @@ function registerMemoryResourceRoutes(
         tags: ['memories'],
         summary:
           'List memories of this instance, newest first, filtered by user, customer, type or ingestion job',
-        description: `page × page_size may not exceed ${deepestListedItem.toLocaleString('en-US')} (otherwise 400 INVALID_INPUT naming page): narrow the filters to reach older memories.`,
+        description: `${pageDepthDescription}: narrow the filters to reach older memories.`,
         querystring: { $ref: 'MemoryListQuery.schema.json#' },
         response: { 200: { $ref: 'MemoryList.schema.json#' } },
       },
     },
     async (request): Promise<MemoryList> => {
       const { page, page_size } = request.query
-      if (page * page_size > deepestListedItem) {
-        throw invalidInput(
-          {
-            page: `page × page_size may not exceed ${String(deepestListedItem)}; narrow the filters instead`,
-          },
-          'Page out of range',
-        )
-      }
+      checkPageDepth(page, page_size)
       const { items, total } = await store.list(principalOf(request).instance.instance_id, request.query)
       return {
         items: items.map((item) => publicMemoryOf(item)),

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { principalOf } from '../http/frontDoor.js'
 import { errorResponse } from '../http/openApiResponses.js'
+import { checkPageDepth, pageDepthDescription } from '../http/limits.js'
 import type { PageQuery, WebhookCreateRequest, WebhookUpdateRequest } from '@memory-service/contracts'
 import type { WebhookCommands } from '@memory-service/commands'
 
@@ -139,18 +140,25 @@ export function registerWebhookRoutes(app: FastifyInstance, webhooks: WebhookCom
         tags: ['webhooks'],
         summary:
           'The webhook’s deliveries, newest first: status, attempts, last status code and error, next attempt',
+        description: `${pageDepthDescription}: older deliveries are not listed.`,
         params: webhookParams,
         querystring: { $ref: 'PageQuery.schema.json#' },
-        response: { 200: { $ref: 'WebhookDeliveryList.schema.json#' }, 404: notFound },
+        response: {
+          200: { $ref: 'WebhookDeliveryList.schema.json#' },
+          400: errorResponse(pageDepthDescription),
+          404: notFound,
+        },
       },
     },
-    async (request) =>
-      webhooks.deliveries(
+    async (request) => {
+      checkPageDepth(request.query.page, request.query.page_size, 'older deliveries are not listed')
+      return webhooks.deliveries(
         instanceOf(request),
         request.params.webhook_id,
         request.query.page,
         request.query.page_size,
-      ),
+      )
+    },
   )
 
   app.post<{ Params: { webhook_id: string; delivery_id: string } }>(
