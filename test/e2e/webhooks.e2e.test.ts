@@ -250,7 +250,7 @@ describe('webhooks', () => {
         code: 'INVALID_INPUT',
         details: { fields: { page: expect.stringContaining('10000') } },
       })
-      expect(`${String((refused as Error).message)} ${JSON.stringify(refused)}`).not.toMatch(
+      expect(`${(refused as Error).message} ${JSON.stringify(refused)}`).not.toMatch(
         /exception|window/i,
       )
     }
