@@ -140,7 +140,8 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
     groupId: options.groupId,
     allowAutoTopicCreation: false,
     // A closing consumer whose last requests fail on its closing connections is not connected again by kafkajs.
-    retry: { restartOnFailure: async () => !closing },
+    // Given `retry`, kafkajs no longer applies its consumers' default of 5 retries (the client's 8 would apply).
+    retry: { retries: 5, restartOnFailure: async () => !closing },
     ...(options.fetchWindow
       ? { minBytes: options.fetchWindow.minBytes, maxWaitTimeInMs: options.fetchWindow.maxWaitMs }
       : 'handle' in options

@@ -348,7 +348,7 @@ describe('event producer and consumer', () => {
     await eventually(async () => (busy ? true : undefined), 30_000)
 
     const handled: string[] = []
-    const joining = await createEventConsumer<{ event_id: string; content: string }>({
+    const joiningInBackground = {
       kafka,
       codec,
       logger,
@@ -356,18 +356,15 @@ describe('event producer and consumer', () => {
       topics: [otherTopic],
       fromBeginning: true,
       joinInBackground: true,
+    }
+    const joining = await createEventConsumer<{ event_id: string; content: string }>({
+      ...joiningInBackground,
       handle: async (event) => void handled.push(event.payload.event_id),
     })
     // Closed while its join still waits: it leaves the group once it has joined, instead of staying in it unheard
     // until its session expires with a partition assigned.
     const closedWhileJoining = await createEventConsumer<{ event_id: string; content: string }>({
-      kafka,
-      codec,
-      logger,
-      groupId,
-      topics: [otherTopic],
-      fromBeginning: true,
-      joinInBackground: true,
+      ...joiningInBackground,
       handle: async () => undefined,
     })
     const closing = closedWhileJoining.close()
