@@ -82,6 +82,7 @@ beforeAll(async () => {
     alice,
     {
       topic: 'pets',
+      dog: { age_weeks: 9, adopted_on: '2024-03-09' },
     },
   )
   ids.keyword = await remember(
@@ -478,6 +479,70 @@ describe('filters and limits', () => {
     expect(pets.map((hit) => hit.id).sort()).toEqual([...(ids.puppy ?? [])].sort())
   })
 
+  it('combines conditions with and, or and not, metadata compared by type at any depth', async () => {
+    const puppyOrEntity = await search({
+      query: 'anything at all',
+      ...alice,
+      limit: 100,
+      filters: { or: [{ 'metadata.topic': 'pets' }, { entity_name: 'professor okonkwo' }] },
+    })
+    expect(puppyOrEntity.map((hit) => hit.id).sort()).toEqual(
+      [...(ids.puppy ?? []), ...(ids.entity ?? [])].sort(),
+    )
+    const entityNotPets = await search({
+      query: 'anything at all',
+      ...alice,
+      limit: 100,
+      filters: { entity_name: { contains: 'okonkwo' }, not: { 'metadata.topic': 'pets' } },
+    })
+    expect(entityNotPets.map((hit) => hit.id).sort()).toEqual([...(ids.entity ?? [])].sort())
+    // As text "9" sorts after "10"; as numbers it does not.
+    const older = await search({
+      query: 'puppy',
+      ...alice,
+      filters: { 'metadata.dog.age_weeks': { gt: 10 } },
+    })
+    expect(older).toEqual([])
+    const young = await search({
+      query: 'puppy',
+      ...alice,
+      filters: { metadata: { dog: { age_weeks: { gte: 8, lt: 10 }, adopted_on: { gte: '2024-03-01' } } } },
+    })
+    expect(young.map((hit) => hit.id).sort()).toEqual([...(ids.puppy ?? [])].sort())
+  })
+
+  it('filters the list with the same language, sent as JSON text', async () => {
+    const listed = await client.memories.list({
+      user_id: userId,
+      filters: {
+        AND: [
+          { 'metadata.topic': { in: ['pets', 'cars'] } },
+          { created_at: { lte: new Date().toISOString() } },
+        ],
+      },
+    })
+    expect(listed.items.map((item) => item.id).sort()).toEqual([...(ids.puppy ?? [])].sort())
+    expect(listed.total).toBe(ids.puppy?.length)
+    const url = harness.gateway.addresses.http ?? ''
+    for (const [filters, field] of [
+      ['{"type":', 'filters'],
+      ['{"type":"gossip"}', 'filters.type'],
+      ['[1]', 'filters'],
+    ] as const) {
+      const reply = await request<ErrorBody>(
+        url,
+        'GET',
+        `/v1/memories?filters=${encodeURIComponent(filters)}`,
+        {
+          apiKey: instance.api_key.key,
+        },
+      )
+      expect(reply.status, reply.text).toBe(400)
+      expect(reply.body?.code).toBe('INVALID_INPUT')
+      expect(Object.keys((reply.body?.details as { fields: Record<string, string> }).fields)).toEqual([field])
+    }
+  })
+
   it('returns at most limit results, every Memory field with a score, best first', async () => {
     for (const mode of modes) {
       const reply = await client.memories.search({ query: 'what happened', ...alice, limit: 2, mode })
@@ -542,7 +607,21 @@ describe('filters and limits', () => {
     ['an unknown mode', { query: 'x', mode: 'exhaustive' }, 'mode'],
     ['an unknown field', { query: 'x', sort: 'date' }, 'sort'],
     ['an unknown type', { query: 'x', filters: { types: ['gossip'] } }, 'filters.types'],
-    ['nested metadata', { query: 'x', filters: { metadata: { a: { b: 1 } } } }, 'filters.metadata'],
+    [
+      'a comparison metadata cannot take',
+      { query: 'x', filters: { metadata: { a: { gt: 'soon' } } } },
+      'filters.metadata.a.gt',
+    ],
+    [
+      'a filter nested too deep',
+      { query: 'x', filters: { not: { not: { not: { not: { not: { type: 'fact' } } } } } } },
+      'filters.not.not.not.not.not',
+    ],
+    [
+      'an unknown field in an or',
+      { query: 'x', filters: { or: [{ type: 'fact' }, { colour: 'red' }] } },
+      'filters.or.1.colour',
+    ],
   ]
   it.each(malformed)('rejects %s with INVALID_INPUT naming the field', async (_name, body, field) => {
     const reply = await request<ErrorBody>(

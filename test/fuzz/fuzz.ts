@@ -26,6 +26,8 @@ const examples = Number(process.env.FUZZ_EXAMPLES ?? 400)
  */
 const checks = process.env.FUZZ_CHECKS ?? 'all'
 const excludedChecks = process.env.FUZZ_EXCLUDE_CHECKS ?? 'positive_data_acceptance,negative_data_rejection'
+/** A regular expression of paths to fuzz only those (a new route's run, FUZZ_PATHS='^/v1/memories'); all when unset. */
+const paths = process.env.FUZZ_PATHS
 const cacheDir = defaultCacheDir(process.env)
 const venv = join(cacheDir, `schemathesis-${schemathesisVersion}`)
 const schemathesis = join(venv, 'bin', 'schemathesis')
@@ -75,6 +77,7 @@ try {
       '--checks',
       checks,
       ...(excludedChecks ? ['--exclude-checks', excludedChecks] : []),
+      ...(paths ? ['--include-path-regex', paths] : []),
       '--phases',
       'examples,coverage,fuzzing',
       '--max-examples',

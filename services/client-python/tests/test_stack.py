@@ -62,6 +62,10 @@ def test_a_document_becomes_memories_that_are_read_searched_changed_and_deleted(
     found = eventually(searched)
     assert found.mode == "accurate"
     assert client.memories.list(user_id=user).total >= 1
+    same_type = {"type": memory.type, "created_at": {"lte": memory.created_at}}
+    assert memory_id in [item.id for item in client.memories.list(user_id=user, filters=same_type).items]
+    other_types = client.memories.list(user_id=user, filters={"not": {"type": memory.type}})
+    assert memory_id not in [item.id for item in other_types.items]
     assert accepted.ingestion_id in [job.ingestion_id for job in client.memories.ingestions(page_size=100).items]
     changed = client.memories.update(memory_id, content="Clara works as a nurse in Porto.")
     assert changed.content == "Clara works as a nurse in Porto."

@@ -35,6 +35,7 @@ import type {
   MemoryGetQuery,
   MemoryHistory,
   MemoryList,
+  MemoryFilter,
   MemoryListQuery,
   MemorySearchRequest,
   MemorySearchResponse,
@@ -245,7 +246,12 @@ export function createMemoryClient(options: MemoryClientOptions = {}) {
           },
         ),
       status: (ingestionId: string) => get<IngestionStatus>(`/v1/memories/${segment(ingestionId)}/status`),
-      list: (query: MemoryListQuery = {}) => get<MemoryList>('/v1/memories', { ...query }),
+      /** `filters` is the filter object of search (docs/filters.md); it travels as JSON text in the query string. */
+      list: ({ filters, ...query }: Omit<MemoryListQuery, 'filters'> & { filters?: MemoryFilter } = {}) =>
+        get<MemoryList>('/v1/memories', {
+          ...query,
+          ...(filters === undefined ? {} : { filters: JSON.stringify(filters) }),
+        }),
       /** With `as_of`, the memory only if it was valid at that moment (otherwise NOT_FOUND). */
       get: (memoryId: string, query: MemoryGetQuery = {}) =>
         get<Memory>(`/v1/memories/${segment(memoryId)}`, { ...query }),

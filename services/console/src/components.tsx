@@ -28,6 +28,14 @@ export function useLoad<T>(
 }
 
 /** An API error as the spec reports it: its code first (what a reader can search the docs for), then the message. */
+/** The fields a 400 names (`details.fields`), which say what to change. */
+function fieldsOf(error: ApiError): [string, string][] {
+  const fields = error.details.fields
+  return typeof fields === 'object' && fields !== null
+    ? Object.entries(fields).map(([field, problem]) => [field, String(problem)])
+    : []
+}
+
 export function ErrorNotice(props: { error: unknown }) {
   if (props.error === undefined || props.error === null) return null
   const error = props.error
@@ -36,6 +44,12 @@ export function ErrorNotice(props: { error: unknown }) {
       {error instanceof ApiError ? (
         <>
           <strong>{error.code}</strong> ({error.status}) {error.message}
+          {fieldsOf(error).map(([field, problem]) => (
+            <>
+              <br />
+              <code>{field}</code> {problem}
+            </>
+          ))}
         </>
       ) : (
         <>{error instanceof Error ? error.message : JSON.stringify(error)}</>

@@ -49,7 +49,8 @@ def fields_of(given: Fields, extra: dict[str, Any]) -> dict[str, Any]:
 
 
 def query_of(given: Fields, extra: dict[str, Any]) -> dict[str, Any]:
-    """Query parameters: None is left out, lists repeat the parameter, booleans are `true`/`false`."""
+    """Query parameters: None is left out, lists repeat the parameter, booleans are `true`/`false`, and an object
+    (the list's `filters`) travels as JSON text."""
     params: dict[str, Any] = {}
     for key, value in fields_of(given, extra).items():
         if value is None:
@@ -58,6 +59,8 @@ def query_of(given: Fields, extra: dict[str, Any]) -> dict[str, Any]:
             params[key] = "true" if value else "false"
         elif isinstance(value, list):
             params[key] = [str(item).lower() if isinstance(item, bool) else str(item) for item in value]
+        elif isinstance(value, (dict, BaseModel)):
+            params[key] = json.dumps(to_jsonable_python(value, by_alias=True, exclude_none=True), separators=(",", ":"))
         else:
             params[key] = str(value)
     return params

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Dict, Literal
 
 from pydantic import (
     AwareDatetime,
@@ -1403,6 +1403,63 @@ class Memory(BaseModel):
     ]
 
 
+class MemoryFilterEntityId(RootModel[str]):
+    root: Annotated[str, Field(max_length=64, pattern='^ent_[0-9a-f]+$')]
+
+
+class MemoryFilterConditionMemoryFilterCondition(BaseModel):
+    """
+    What one field of a memory filter must meet: a value (equality) or an object of comparisons, all of which must hold. Which comparisons a field takes: docs/filters.md (e.g. contains is for entity_name, content and metadata; gt/gte/lt/lte for dates, confidence and metadata numbers or dates).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    eq: str | float | bool | None = None
+    ne: str | float | bool | None = None
+    in_: Annotated[
+        list[str | float | bool] | None, Field(alias='in', max_length=100, min_length=1)
+    ] = None
+    gt: Annotated[
+        float | str | None,
+        Field(description='A number, or a date-time (RFC 3339) or date (YYYY-MM-DD).'),
+    ] = None
+    gte: float | str | None = None
+    lt: float | str | None = None
+    lte: float | str | None = None
+    contains: Annotated[
+        str | None,
+        Field(
+            description="Case-insensitive: a phrase of content or of an entity's name; text within a metadata string (or within one of a list's strings).",
+            max_length=1024,
+            min_length=1,
+        ),
+    ] = None
+    icontains: Annotated[
+        str | None,
+        Field(description="mem0's name for contains.", max_length=1024, min_length=1),
+    ] = None
+    exists: bool | None = None
+
+
+class MemoryFilterCondition(
+    RootModel[str | float | bool | MemoryFilterConditionMemoryFilterCondition]
+):
+    root: Annotated[
+        str | float | bool | MemoryFilterConditionMemoryFilterCondition,
+        Field(
+            description='What one field of a memory filter must meet: a value (equality) or an object of comparisons, all of which must hold. Which comparisons a field takes: docs/filters.md (e.g. contains is for entity_name, content and metadata; gt/gte/lt/lte for dates, confidence and metadata numbers or dates).',
+            examples=[
+                'preference',
+                {'gte': '2026-01-01'},
+                {'in': ['web', 'mobile']},
+                {'contains': 'espresso'},
+            ],
+            title='MemoryFilterCondition',
+        ),
+    ]
+
+
 class MemoryGetQuery(BaseModel):
     """
     Query of GET /v1/memories/{memory_id}.
@@ -1530,77 +1587,19 @@ class MemoryListQuery(BaseModel):
             description='Only memories valid at this moment (valid_from <= as_of < valid_to). Without it every stored memory is listed, superseded ones included.'
         ),
     ] = None
+    filters: Annotated[
+        str | None,
+        Field(
+            description='A filter (MemoryFilter, docs/filters.md) as JSON text, ANDed with the other parameters: filters={"metadata.channel":"web","created_at":{"gte":"2026-01-01"}}. Invalid JSON or an invalid filter: 400 INVALID_INPUT naming filters or the key at fault.',
+            examples=[
+                '{"type":"preference","metadata.channel":{"in":["web","mobile"]}}'
+            ],
+            max_length=8192,
+            min_length=2,
+        ),
+    ] = None
     page: Annotated[int | None, Field(ge=1, le=10000)] = 1
     page_size: Annotated[int | None, Field(ge=1, le=100)] = 20
-
-
-class MemorySearchRequestFiltersEntityId(RootModel[str]):
-    root: Annotated[str, Field(max_length=64, pattern='^ent_[0-9a-f]+$')]
-
-
-class MemorySearchRequestFilters(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-    )
-    types: Annotated[
-        list[Literal['fact', 'preference', 'episode', 'emotion', 'temporal_event']]
-        | None,
-        Field(max_length=5, min_length=1),
-    ] = None
-    entity_ids: Annotated[
-        list[MemorySearchRequestFiltersEntityId] | None,
-        Field(max_length=100, min_length=1),
-    ] = None
-    created_after: AwareDatetime | None = None
-    created_before: AwareDatetime | None = None
-    metadata: Annotated[
-        dict[
-            Annotated[str, StringConstraints(pattern=r'^[^.]+$', max_length=256)],
-            str | float | bool,
-        ]
-        | None,
-        Field(description='Exact match on top-level metadata keys.', max_length=20),
-    ] = None
-
-
-class MemorySearchRequest(BaseModel):
-    """
-    Body of POST /v1/memories/search. With user_id: that user's memories and those shared at customer_id (memories with the customer and no user). Without user_id the key also needs instances:read.
-    """
-
-    model_config = ConfigDict(
-        extra='allow',
-    )
-    query: Annotated[str, Field(max_length=2000, min_length=1, pattern='\\S')]
-    user_id: Annotated[str | None, Field(max_length=256, min_length=1)] = None
-    customer_id: Annotated[str | None, Field(max_length=256, min_length=1)] = None
-    limit: Annotated[
-        int | None,
-        Field(
-            description="Default: the instance configuration's retrieval.max_results (10 unless configured).",
-            ge=1,
-            le=100,
-        ),
-    ] = None
-    mode: Annotated[
-        Literal['accurate', 'fast'] | None,
-        Field(
-            description="fast: vector kNN + graph. accurate: vector + BM25 keyword + graph over the question and its sub-questions, fused and reranked. Default: the instance configuration's retrieval.default_mode (accurate unless configured)."
-        ),
-    ] = None
-    filters: MemorySearchRequestFilters | None = None
-    as_of: Annotated[
-        AwareDatetime | None,
-        Field(
-            description='Only memories valid at this moment (valid_from <= as_of < valid_to). Default: now.'
-        ),
-    ] = None
-    include_superseded: Annotated[
-        bool | None,
-        Field(
-            description='Also return memories no longer valid at as_of (superseded by a later version of the same fact), their scores weighed down (x0.8) so the current version ranks first for the same question. Default false: they are left out.'
-        ),
-    ] = False
 
 
 class MemorySearchResponseResultEntity(BaseModel):
@@ -2380,3 +2379,122 @@ class IngestionJobList(BaseModel):
     page_size: Annotated[int, Field(ge=1, le=100)]
     total: Annotated[int, Field(ge=0)]
     has_more: bool
+
+
+class MemoryFilter(BaseModel):
+    """
+    Which memories count (docs/filters.md). Every key must hold: and / or take lists of filter objects, not takes one filter object (or a list, none of which may hold); a field takes a value (equality) or comparisons. Fields: type, entity_id, entity_name, user_id, customer_id, document_type, ingestion_id, created_at, updated_at, valid_from, valid_to, confidence, content, metadata.<key>[.<key>...] (or metadata: {key: condition}). mem0's AND / OR / NOT are taken too. Limits: 5 levels of and / or / not, 50 comparisons, 20 members per and / or, 100 values per in; otherwise 400 INVALID_INPUT naming the key at fault (filters.or.1.metadata.price.gt).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, MemoryFilterCondition],
+    }
+    and_: Annotated[
+        list[dict[str, Any]] | None, Field(alias='and', max_length=20, min_length=1)
+    ] = None
+    or_: Annotated[
+        list[dict[str, Any]] | None, Field(alias='or', max_length=20, min_length=1)
+    ] = None
+    not_: Annotated[
+        dict[str, Any] | list[Any] | None,
+        Field(
+            alias='not',
+            description='A filter object that must not hold, or a list of them none of which may hold.',
+        ),
+    ] = None
+    AND: Annotated[
+        list[dict[str, Any]] | None,
+        Field(description="mem0's spelling of and.", max_length=20, min_length=1),
+    ] = None
+    OR: Annotated[
+        list[dict[str, Any]] | None,
+        Field(description="mem0's spelling of or.", max_length=20, min_length=1),
+    ] = None
+    NOT: Annotated[
+        dict[str, Any] | list[Any] | None, Field(description="mem0's spelling of not.")
+    ] = None
+    type: MemoryFilterCondition | None = None
+    entity_id: MemoryFilterCondition | None = None
+    entity_name: MemoryFilterCondition | None = None
+    user_id: MemoryFilterCondition | None = None
+    customer_id: MemoryFilterCondition | None = None
+    document_type: MemoryFilterCondition | None = None
+    ingestion_id: MemoryFilterCondition | None = None
+    created_at: MemoryFilterCondition | None = None
+    updated_at: MemoryFilterCondition | None = None
+    valid_from: MemoryFilterCondition | None = None
+    valid_to: MemoryFilterCondition | None = None
+    confidence: MemoryFilterCondition | None = None
+    content: MemoryFilterCondition | None = None
+    types: Annotated[
+        list[Literal['fact', 'preference', 'episode', 'emotion', 'temporal_event']]
+        | None,
+        Field(description='Same as type: {in: [...]}.', max_length=5, min_length=1),
+    ] = None
+    entity_ids: Annotated[
+        list[MemoryFilterEntityId] | None,
+        Field(
+            description='Same as entity_id: {in: [...]}.', max_length=100, min_length=1
+        ),
+    ] = None
+    created_after: Annotated[
+        AwareDatetime | None, Field(description='Same as created_at: {gt: ...}.')
+    ] = None
+    created_before: Annotated[
+        AwareDatetime | None, Field(description='Same as created_at: {lt: ...}.')
+    ] = None
+    metadata: Annotated[
+        dict[
+            Annotated[str, StringConstraints(min_length=1, max_length=256)],
+            str | float | bool | dict[str, Any],
+        ]
+        | None,
+        Field(
+            description="Metadata keys and what their values must meet: a value, comparisons, or an object of the keys below it (address: {city: 'Lyon'}).",
+            max_length=20,
+            min_length=1,
+        ),
+    ] = None
+
+
+class MemorySearchRequest(BaseModel):
+    """
+    Body of POST /v1/memories/search. With user_id: that user's memories and those shared at customer_id (memories with the customer and no user). Without user_id the key also needs instances:read.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    query: Annotated[str, Field(max_length=2000, min_length=1, pattern='\\S')]
+    user_id: Annotated[str | None, Field(max_length=256, min_length=1)] = None
+    customer_id: Annotated[str | None, Field(max_length=256, min_length=1)] = None
+    limit: Annotated[
+        int | None,
+        Field(
+            description="Default: the instance configuration's retrieval.max_results (10 unless configured).",
+            ge=1,
+            le=100,
+        ),
+    ] = None
+    mode: Annotated[
+        Literal['accurate', 'fast'] | None,
+        Field(
+            description="fast: vector kNN + graph. accurate: vector + BM25 keyword + graph over the question and its sub-questions, fused and reranked. Default: the instance configuration's retrieval.default_mode (accurate unless configured)."
+        ),
+    ] = None
+    filters: MemoryFilter | None = None
+    as_of: Annotated[
+        AwareDatetime | None,
+        Field(
+            description='Only memories valid at this moment (valid_from <= as_of < valid_to). Default: now.'
+        ),
+    ] = None
+    include_superseded: Annotated[
+        bool | None,
+        Field(
+            description='Also return memories no longer valid at as_of (superseded by a later version of the same fact), their scores weighed down (x0.8) so the current version ranks first for the same question. Default false: they are left out.'
+        ),
+    ] = False

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks'
 import type {
   Memory,
+  MemoryFilter,
   MemoryHistory,
   MemorySearchRequest,
   MemorySearchResponse,
@@ -35,6 +36,7 @@ function SearchPlayground(props: { api: Api }) {
     mode: 'accurate' as 'accurate' | 'fast',
     limit: 10,
     types: [] as MemoryType[],
+    filter: '',
     include_superseded: false,
   })
   const [answer, setAnswer] = useState<{ response?: MemorySearchResponse; error?: unknown; busy: boolean }>({
@@ -42,6 +44,17 @@ function SearchPlayground(props: { api: Api }) {
   })
   const search = async (event: Event) => {
     event.preventDefault()
+    let written: MemoryFilter | undefined
+    try {
+      written = form.filter.trim() === '' ? undefined : (JSON.parse(form.filter) as MemoryFilter)
+    } catch (error) {
+      setAnswer({ busy: false, error: new Error(`The filter is not JSON: ${(error as Error).message}`) })
+      return
+    }
+    const types =
+      form.types.length > 0 ? { types: form.types as NonNullable<MemoryFilter['types']> } : undefined
+    const filters: MemoryFilter | undefined =
+      written && types ? { and: [written, types] as [object, object] } : (written ?? types)
     setAnswer({ busy: true })
     const request: MemorySearchRequest = {
       query: form.query,
@@ -50,9 +63,7 @@ function SearchPlayground(props: { api: Api }) {
       ...(form.user_id ? { user_id: form.user_id } : {}),
       ...(form.customer_id ? { customer_id: form.customer_id } : {}),
       ...(form.include_superseded ? { include_superseded: true } : {}),
-      ...(form.types.length > 0
-        ? { filters: { types: form.types as NonNullable<MemorySearchRequest['filters']>['types'] } }
-        : {}),
+      ...(filters ? { filters } : {}),
     }
     try {
       setAnswer({
@@ -112,6 +123,16 @@ function SearchPlayground(props: { api: Api }) {
             max={100}
             value={form.limit}
             onInput={(event) => setForm({ ...form, limit: Number(event.currentTarget.value) })}
+          />
+        </Field>
+        <Field label="Filter (JSON)">
+          <textarea
+            name="filters"
+            rows={2}
+            spellcheck={false}
+            placeholder='{"metadata.channel": "web", "created_at": {"gte": "2026-01-01"}}'
+            value={form.filter}
+            onInput={(event) => setForm({ ...form, filter: event.currentTarget.value })}
           />
         </Field>
         <fieldset class="types">

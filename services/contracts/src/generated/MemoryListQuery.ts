@@ -13,6 +13,10 @@ export interface MemoryListQuery {
    * Only memories valid at this moment (valid_from <= as_of < valid_to). Without it every stored memory is listed, superseded ones included.
    */
   as_of?: string
+  /**
+   * A filter (MemoryFilter, docs/filters.md) as JSON text, ANDed with the other parameters: filters={"metadata.channel":"web","created_at":{"gte":"2026-01-01"}}. Invalid JSON or an invalid filter: 400 INVALID_INPUT naming filters or the key at fault.
+   */
+  filters?: string
   page?: number
   page_size?: number
 }

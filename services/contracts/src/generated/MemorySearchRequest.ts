@@ -2,6 +2,40 @@
 /* Source: schemas/rest/MemorySearchRequest.schema.json */
 
 /**
+ * What one field of a memory filter must meet: a value (equality) or an object of comparisons, all of which must hold. Which comparisons a field takes: docs/filters.md (e.g. contains is for entity_name, content and metadata; gt/gte/lt/lte for dates, confidence and metadata numbers or dates).
+ *
+ * This interface was referenced by `MemoryFilter`'s JSON-Schema definition
+ * via the `patternProperty` "^metadata\.".
+ */
+export type MemoryFilterCondition =
+  | (string | number | boolean)
+  | {
+      eq?: string | number | boolean
+      ne?: string | number | boolean
+      /**
+       * @minItems 1
+       * @maxItems 100
+       */
+      in?: [string | number | boolean, ...(string | number | boolean)[]]
+      /**
+       * A number, or a date-time (RFC 3339) or date (YYYY-MM-DD).
+       */
+      gt?: number | string
+      gte?: number | string
+      lt?: number | string
+      lte?: number | string
+      /**
+       * Case-insensitive: a phrase of content or of an entity's name; text within a metadata string (or within one of a list's strings).
+       */
+      contains?: string
+      /**
+       * mem0's name for contains.
+       */
+      icontains?: string
+      exists?: boolean
+    }
+
+/**
  * Body of POST /v1/memories/search. With user_id: that user's memories and those shared at customer_id (memories with the customer and no user). Without user_id the key also needs instances:read.
  */
 export interface MemorySearchRequest {
@@ -16,49 +50,7 @@ export interface MemorySearchRequest {
    * fast: vector kNN + graph. accurate: vector + BM25 keyword + graph over the question and its sub-questions, fused and reranked. Default: the instance configuration's retrieval.default_mode (accurate unless configured).
    */
   mode?: 'accurate' | 'fast'
-  filters?: {
-    /**
-     * @minItems 1
-     * @maxItems 5
-     */
-    types?:
-      | ['fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event']
-      | [
-          'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event',
-          'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event',
-        ]
-      | [
-          'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event',
-          'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event',
-          'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event',
-        ]
-      | [
-          'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event',
-          'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event',
-          'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event',
-          'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event',
-        ]
-      | [
-          'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event',
-          'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event',
-          'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event',
-          'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event',
-          'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event',
-        ]
-    /**
-     * @minItems 1
-     * @maxItems 100
-     */
-    entity_ids?: [string, ...string[]]
-    created_after?: string
-    created_before?: string
-    /**
-     * Exact match on top-level metadata keys.
-     */
-    metadata?: {
-      [k: string]: string | number | boolean
-    }
-  }
+  filters?: MemoryFilter
   /**
    * Only memories valid at this moment (valid_from <= as_of < valid_to). Default: now.
    */
@@ -67,4 +59,246 @@ export interface MemorySearchRequest {
    * Also return memories no longer valid at as_of (superseded by a later version of the same fact), their scores weighed down (x0.8) so the current version ranks first for the same question. Default false: they are left out.
    */
   include_superseded?: boolean
+}
+/**
+ * Which memories count (docs/filters.md). Every key must hold: and / or take lists of filter objects, not takes one filter object (or a list, none of which may hold); a field takes a value (equality) or comparisons. Fields: type, entity_id, entity_name, user_id, customer_id, document_type, ingestion_id, created_at, updated_at, valid_from, valid_to, confidence, content, metadata.<key>[.<key>...] (or metadata: {key: condition}). mem0's AND / OR / NOT are taken too. Limits: 5 levels of and / or / not, 50 comparisons, 20 members per and / or, 100 values per in; otherwise 400 INVALID_INPUT naming the key at fault (filters.or.1.metadata.price.gt).
+ */
+export interface MemoryFilter {
+  /**
+   * @minItems 1
+   * @maxItems 20
+   *
+   * Items: A filter object, as this one.
+   */
+  and?:
+    | [{}]
+    | [{}, {}]
+    | [{}, {}, {}]
+    | [{}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+  /**
+   * @minItems 1
+   * @maxItems 20
+   *
+   * Items: A filter object, as this one.
+   */
+  or?:
+    | [{}]
+    | [{}, {}]
+    | [{}, {}, {}]
+    | [{}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+  /**
+   * A filter object that must not hold, or a list of them none of which may hold.
+   */
+  not?: {} | unknown[]
+  /**
+   * mem0's spelling of and.
+   *
+   * @minItems 1
+   * @maxItems 20
+   *
+   * Items: A filter object, as this one.
+   */
+  AND?:
+    | [{}]
+    | [{}, {}]
+    | [{}, {}, {}]
+    | [{}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+  /**
+   * mem0's spelling of or.
+   *
+   * @minItems 1
+   * @maxItems 20
+   *
+   * Items: A filter object, as this one.
+   */
+  OR?:
+    | [{}]
+    | [{}, {}]
+    | [{}, {}, {}]
+    | [{}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+  /**
+   * mem0's spelling of not.
+   */
+  NOT?: {} | unknown[]
+  type?: MemoryFilterCondition
+  entity_id?: MemoryFilterCondition
+  entity_name?: MemoryFilterCondition
+  user_id?: MemoryFilterCondition
+  customer_id?: MemoryFilterCondition
+  document_type?: MemoryFilterCondition
+  ingestion_id?: MemoryFilterCondition
+  created_at?: MemoryFilterCondition
+  updated_at?: MemoryFilterCondition
+  valid_from?: MemoryFilterCondition
+  valid_to?: MemoryFilterCondition
+  confidence?: MemoryFilterCondition
+  content?: MemoryFilterCondition
+  /**
+   * Same as type: {in: [...]}.
+   *
+   * @minItems 1
+   * @maxItems 5
+   */
+  types?:
+    | ['fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event']
+    | [
+        'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event',
+        'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event',
+      ]
+    | [
+        'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event',
+        'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event',
+        'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event',
+      ]
+    | [
+        'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event',
+        'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event',
+        'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event',
+        'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event',
+      ]
+    | [
+        'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event',
+        'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event',
+        'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event',
+        'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event',
+        'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event',
+      ]
+  /**
+   * Same as entity_id: {in: [...]}.
+   *
+   * @minItems 1
+   * @maxItems 100
+   */
+  entity_ids?: [string, ...string[]]
+  /**
+   * Same as created_at: {gt: ...}.
+   */
+  created_after?: string
+  /**
+   * Same as created_at: {lt: ...}.
+   */
+  created_before?: string
+  /**
+   * Metadata keys and what their values must meet: a value, comparisons, or an object of the keys below it (address: {city: 'Lyon'}).
+   */
+  metadata?: {
+    [k: string]: string | number | boolean | {}
+  }
+  [k: string]:
+    | MemoryFilterCondition
+    | [{}]
+    | [{}, {}]
+    | [{}, {}, {}]
+    | [{}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+    | {}
+    | unknown[]
+    | ['fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event']
+    | [
+        'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event',
+        'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event',
+      ]
+    | [
+        'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event',
+        'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event',
+        'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event',
+      ]
+    | [
+        'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event',
+        'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event',
+        'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event',
+        'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event',
+      ]
+    | [
+        'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event',
+        'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event',
+        'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event',
+        'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event',
+        'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event',
+      ]
+    | [string, ...string[]]
+    | string
+    | {
+        [k: string]: string | number | boolean | {}
+      }
+    | undefined
 }

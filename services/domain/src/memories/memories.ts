@@ -5,6 +5,7 @@ import { searchTermsOf } from '../search/searchTerms.js'
 import { MEMORIES_TOPIC } from '../topology.js'
 import type { DocumentContext } from '../documents/conversationContext.js'
 import { validFromOf } from './supersession.js'
+import { entityNameKey, typedMetadataValues, type TypedMetadataValue } from './memoryFilter.js'
 
 export const MEMORY_SUBJECT = `${MEMORIES_TOPIC}-value`
 export const memoryChangedSchema = readContractSchema('events/MemoryChanged.v1.schema.json')
@@ -40,6 +41,10 @@ export interface MemoryDocument extends Omit<
   superseded_by: string | null
   entity_ids: string[]
   entity_names: string[]
+  /** The names in one case and spacing, which filters compare exactly (entityNameKey). */
+  entity_name_keys: string[]
+  /** The metadata's numbers and dates with their key paths, which range filters compare by type. */
+  metadata_values: TypedMetadataValue[]
   version: number
   last_event_id: string
   embedding_model: string
@@ -67,6 +72,8 @@ export function memoryDocumentOf(event: MemoryChanged): MemoryDocument {
     ...validityOf(state),
     entity_ids: state.entities.map((entity) => entity.entity_id),
     entity_names: state.entities.map((entity) => entity.canonical_name),
+    entity_name_keys: state.entities.map((entity) => entityNameKey(entity.canonical_name)),
+    metadata_values: typedMetadataValues(state.metadata),
     version: event.version,
     last_event_id: event.event_id,
     embedding_model: embedding.model,

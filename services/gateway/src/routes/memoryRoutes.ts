@@ -16,6 +16,8 @@ import {
   publicMemoryOf,
   isValidAt,
   validityOf,
+  parseMemoryFilter,
+  type MemoryFilter,
 } from '@memory-service/domain'
 import {
   type Document,
@@ -242,11 +244,14 @@ function registerMemorySearchRoute(
       if (created_after !== undefined && created_before !== undefined && created_after >= created_before) {
         throw invalidInput({ 'filters.created_before': 'must be later than filters.created_after' })
       }
+      const { filters, ...asked } = request.body
+      const filter = filterOf(filters)
       const instanceId = principal.instance.instance_id
       const settings = settingsOf(instanceId)
       const mode = request.body.mode ?? settings.mode
       const outcome = await memories.search(instanceId, {
-        ...request.body,
+        ...asked,
+        filter,
         mode,
         limit: request.body.limit ?? settings.limit,
         graph: settings.graph,
@@ -321,9 +326,15 @@ function registerMemoryResourceRoutes(
       },
     },
     async (request): Promise<MemoryList> => {
-      const { page, page_size } = request.query
+      const { page, page_size, filters, ...query } = request.query
       checkPageDepth(page, page_size)
-      const { items, total } = await store.list(principalOf(request).instance.instance_id, request.query)
+      const filter = filters === undefined ? null : filterOf(filterJsonOf(filters))
+      const { items, total } = await store.list(principalOf(request).instance.instance_id, {
+        ...query,
+        page,
+        page_size,
+        filter,
+      })
       return {
         items: items.map((item) => publicMemoryOf(item)),
         page,
@@ -441,4 +452,20 @@ function registerMemoryResourceRoutes(
       return reply.status(204).send()
     },
   )
+}
+
+/** A request's filters parsed, or 400 INVALID_INPUT naming the key at fault. */
+function filterOf(raw: unknown): MemoryFilter | null {
+  const parsed = parseMemoryFilter(raw)
+  if ('fields' in parsed) throw invalidInput(parsed.fields)
+  return parsed.filter
+}
+
+/** The list's filters come as JSON text in the query string. */
+function filterJsonOf(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    throw invalidInput({ filters: 'must be a filter object as JSON text' })
+  }
 }

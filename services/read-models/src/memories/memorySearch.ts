@@ -5,6 +5,7 @@ import { sourcesOf, totalHitsOf, type Embedder } from '@memory-service/engines'
 import { AppError } from '@memory-service/domain'
 import { MEMORIES_ALIAS } from '@memory-service/domain'
 import { derivedFields, type StoredMemory } from './memoryStore.js'
+import { memoryFilterQuery } from './memoryFilterQuery.js'
 import { validityFilters } from './memoryValidity.js'
 import {
   asksAcrossConversations,
@@ -36,9 +37,12 @@ import {
   recognizeFact,
   searchTermsOf,
   type AskedFact,
+  type MemoryFilter,
 } from '@memory-service/domain'
 
-export type SearchRequest = MemorySearchRequest & {
+export type SearchRequest = Omit<MemorySearchRequest, 'filters'> & {
+  /** The request's filters, parsed (parseMemoryFilter). */
+  filter?: MemoryFilter | null
   limit: number
   mode: 'accurate' | 'fast'
   /** Whether the memories of the entities the question names are searched (the instance's configuration says). */
@@ -101,7 +105,9 @@ export interface MemorySearch {
  */
 export function scopeFilters(
   instanceId: string,
-  request: MemorySearchRequest,
+  request: Pick<MemorySearchRequest, 'user_id' | 'customer_id' | 'as_of' | 'include_superseded'> & {
+    filter?: MemoryFilter | null
+  },
 ): estypes.QueryDslQueryContainer[] {
   const filters: estypes.QueryDslQueryContainer[] = [{ term: { instance_id: instanceId } }]
   const customer = request.customer_id
@@ -127,22 +133,7 @@ export function scopeFilters(
   } else if (customer !== undefined) {
     filters.push({ term: { 'scope.customer_id': customer } })
   }
-  const wanted = request.filters
-  if (wanted?.types) filters.push({ terms: { type: wanted.types } })
-  if (wanted?.entity_ids) filters.push({ terms: { entity_ids: wanted.entity_ids } })
-  if (wanted?.created_after !== undefined || wanted?.created_before !== undefined) {
-    filters.push({
-      range: {
-        created_at: {
-          ...(wanted.created_after !== undefined ? { gt: wanted.created_after } : {}),
-          ...(wanted.created_before !== undefined ? { lt: wanted.created_before } : {}),
-        },
-      },
-    })
-  }
-  for (const [key, value] of Object.entries(wanted?.metadata ?? {})) {
-    filters.push({ term: { [`metadata.${key}`]: String(value) } })
-  }
+  if (request.filter) filters.push(memoryFilterQuery(request.filter))
   filters.push(...validityFilters(request))
   return filters
 }
@@ -215,7 +206,7 @@ const withoutVectors = { excludes: derivedFields }
 /** What the rerank reads of a candidate a kNN list scored: its content terms, no vector. */
 const withoutVectorsOrTerms = derivedFields.filter((field) => field !== 'content_terms')
 /** Of one no list scored: its content terms and both readings' vectors (not their sum). */
-const withReadingVectors = ['readings_embedding', 'context_terms']
+const withReadingVectors = ['readings_embedding', 'context_terms', 'entity_name_keys', 'metadata_values']
 
 function keywordQuery(text: string): estypes.QueryDslQueryContainer {
   const terms = searchTermsOf(text)
@@ -749,7 +740,7 @@ export function createMemorySearch(deps: {
         size: 0,
         terminate_after: 1,
         track_total_hits: 1,
-        query: { bool: { filter: scopeFilters(instanceId, { query: '', ...scope }) } },
+        query: { bool: { filter: scopeFilters(instanceId, scope) } },
       })
       return totalHitsOf(response.hits.total) > 0
     },

@@ -1,28 +1,44 @@
 import type { Client, estypes } from '@elastic/elasticsearch'
 import type { MemoryListQuery } from '@memory-service/contracts'
-import { MEMORIES_ALIAS, type MemoryDocument, type MemoryState } from '@memory-service/domain'
+import {
+  MEMORIES_ALIAS,
+  type MemoryDocument,
+  type MemoryFilter,
+  type MemoryState,
+} from '@memory-service/domain'
+import { memoryFilterQuery } from './memoryFilterQuery.js'
 import { validityFilters } from './memoryValidity.js'
 import { pageWindow, sourcesOf, totalHitsOf } from '@memory-service/engines'
 
 /** A memory as read back: the vector only when asked for, the keyword terms absent from documents older than them. */
 export type StoredMemory = Omit<
   MemoryDocument,
-  'embedding' | 'content_terms' | 'context_terms' | 'context_embedding' | 'readings_embedding'
+  | 'embedding'
+  | 'content_terms'
+  | 'context_terms'
+  | 'context_embedding'
+  | 'readings_embedding'
+  | 'entity_name_keys'
+  | 'metadata_values'
 > & {
   embedding?: number[]
   content_terms?: string
   context_terms?: string
   context_embedding?: number[]
   readings_embedding?: number[]
+  entity_name_keys?: string[]
+  metadata_values?: MemoryDocument['metadata_values']
 }
 
-/** What a read leaves out unless asked: the vectors and the keyword terms, which no reader shows. */
+/** What a read leaves out unless asked: the vectors, the keyword terms and the filters' typed copies, which no reader shows. */
 export const derivedFields = [
   'embedding',
   'content_terms',
   'context_terms',
   'context_embedding',
   'readings_embedding',
+  'entity_name_keys',
+  'metadata_values',
 ]
 
 /** The memory's state as its events carry it, back from what the projection stored (read with its vectors). */
@@ -39,6 +55,8 @@ export function memoryStateOf(stored: StoredMemory, vector: number[] = []): Memo
     context_terms,
     context_embedding,
     readings_embedding,
+    entity_name_keys,
+    metadata_values,
     ...state
   } = stored
   return {
@@ -64,7 +82,11 @@ export interface MemoryStore {
   /** One page of an instance's memories, newest first. */
   list(
     instanceId: string,
-    query: MemoryListQuery & { page: number; page_size: number },
+    query: Omit<MemoryListQuery, 'filters'> & {
+      page: number
+      page_size: number
+      filter?: MemoryFilter | null
+    },
   ): Promise<{ items: StoredMemory[]; total: number }>
   /**
    * Every stored version of these facts in one scope, with vectors (their next version is written whole). Refreshes
@@ -144,6 +166,7 @@ export function createMemoryStore(client: Client, index: string = MEMORIES_ALIAS
         filter.push({ term: { 'source.ingestion_id': query.ingestion_id } })
       // Without a moment the list is the inventory: every stored memory, superseded ones included.
       if (query.as_of !== undefined) filter.push(...validityFilters({ as_of: query.as_of }))
+      if (query.filter) filter.push(memoryFilterQuery(query.filter))
       const response = await client.search<StoredMemory>({
         index,
         query: { bool: { filter } },
