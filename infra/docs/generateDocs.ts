@@ -260,6 +260,7 @@ const configVersions = { title: 'Configuration versions', href: 'api/configurati
 const conversations = { title: 'Conversations', href: 'api/conversations.md' }
 const webhooks = { title: 'Webhooks', href: 'api/webhooks.md' }
 const documents = { title: 'Documents and memories', href: 'api/documents-and-memories.md' }
+const bulkEdits = { title: 'Bulk edits', href: 'api/bulk-edits.md' }
 
 /**
  * One entry per code of the catalog. The spec's codes quote its Errors table; NOT_FOUND, DOCUMENT_ALREADY_INGESTED,
@@ -433,6 +434,13 @@ export const errorDescriptions: Record<ErrorCode, ErrorDescription> = {
       details: '`webhook_id`, `disabled_reason`',
     },
     see: [webhooks],
+  },
+  BULK_COUNT_MISMATCH: {
+    here: {
+      when: 'a bulk edit by filter whose `confirm_count` is not the number of memories the filter matches now (run the dry run again)',
+      details: '`matched`, `confirm_count`',
+    },
+    see: [bulkEdits],
   },
   RATE_LIMITED: {
     spec: {

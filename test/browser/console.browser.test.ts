@@ -357,6 +357,40 @@ describe.skipIf(!executablePath)('the console in Chromium', () => {
     expect(await history.nth(1).textContent()).toContain('updated')
   })
 
+  it('memories: deletes what a filter matches, after showing the count to confirm', async () => {
+    const scratch = await api<{ ingestion_id: string }>('POST', '/v1/memories', {
+      document: 'User: I keep a sourdough starter named Bubbles in the fridge.',
+      document_type: 'ai-chat-conversation',
+      mode: 'fast',
+      user_id: 'baker',
+    })
+    const job = await eventually(async () => {
+      const status = await api<IngestionStatus>('GET', `/v1/memories/${scratch.ingestion_id}/status`)
+      return status.status === 'completed' ? status : undefined
+    }, 60_000)
+    const made = job.memory_ids?.length ?? 0
+    expect(made).toBeGreaterThan(0)
+    const listed = () =>
+      api<{ total: number }>(
+        'GET',
+        `/v1/memories?user_id=baker&filters=${encodeURIComponent(JSON.stringify({ ingestion_id: scratch.ingestion_id }))}`,
+      )
+    // A filter sees what the index shows, once it has refreshed (within a second).
+    await eventually(async () => ((await listed()).total === made ? made : undefined), 10_000)
+    await page.goto(`${baseUrl}/console/#/memories`)
+    await page.getByLabel('User id').fill('baker')
+    await page.getByLabel('Filter (JSON)').fill(JSON.stringify({ ingestion_id: scratch.ingestion_id }))
+    await page.getByRole('button', { name: 'Delete matching…' }).click()
+    const dialog = page.getByRole('dialog', { name: `Delete ${String(made)} memories?` })
+    await dialog.waitFor()
+    await checkPage('memories-bulk-delete')
+    await dialog.getByRole('button', { name: `Delete ${String(made)}` }).click()
+    await expect
+      .poll(() => page.getByRole('status').textContent())
+      .toBe(`Deleted ${String(made)} of ${String(made)} (0 failed).`)
+    await eventually(async () => ((await listed()).total === 0 ? true : undefined), 10_000)
+  })
+
   it('conversations: the turns and the context an agent gets for a token budget', async () => {
     await page.goto(`${baseUrl}/console/#/conversations`)
     await page.getByLabel('Conversation id').fill(conversationId)
@@ -432,5 +466,8 @@ describe.skipIf(!executablePath)('the console in Chromium', () => {
     await page.locator('[data-testid="memory-detail"]').waitFor()
     expect(await page.getByRole('button', { name: 'Edit' }).count()).toBe(0)
     expect(await page.getByRole('button', { name: 'Delete' }).count()).toBe(0)
+    await page.goto(`${baseUrl}/console/#/memories`)
+    await page.getByLabel('Query').waitFor()
+    expect(await page.getByRole('button', { name: 'Delete matching…' }).count()).toBe(0)
   })
 })

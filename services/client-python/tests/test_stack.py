@@ -70,6 +70,17 @@ def test_a_document_becomes_memories_that_are_read_searched_changed_and_deleted(
     changed = client.memories.update(memory_id, content="Clara works as a nurse in Porto.")
     assert changed.content == "Clara works as a nurse in Porto."
     assert len(client.memories.history(memory_id).changes) >= 2
+    reviewed = {"updates": [{"memory_id": memory_id, "metadata": {"reviewed": True}}]}
+    assert [result.status for result in client.memories.bulk_update(reviewed).results] == ["updated"]
+    assert client.memories.bulk_update(reviewed).summary.unchanged == 1
+
+    def counted() -> models.MemoryBulkResponse | None:
+        reply = client.memories.bulk_delete(user_id=user, filters={"metadata.reviewed": True}, dry_run=True)
+        return reply if reply.matched == 1 else None
+
+    # A filter sees the update once the index has refreshed (within a second).
+    dry_run = eventually(counted)
+    assert (dry_run.dry_run, dry_run.results) == (True, [])
     batch = client.memories.ingest_batch(
         [
             {

@@ -35,6 +35,9 @@ import type {
   MemoryGetQuery,
   MemoryHistory,
   MemoryList,
+  MemoryBulkDeleteRequest,
+  MemoryBulkResponse,
+  MemoryBulkUpdateRequest,
   MemoryFilter,
   MemoryListQuery,
   MemorySearchRequest,
@@ -266,6 +269,12 @@ export function createMemoryClient(options: MemoryClientOptions = {}) {
         }),
       search: (body: MemorySearchRequest) =>
         post<MemorySearchResponse>('/v1/memories/search', body, { idempotent: true }),
+      /** Up to 1 000 updates by id, or `set` on what a filter matches (dry_run, then confirm_count); safe to retry. */
+      bulkUpdate: (body: MemoryBulkUpdateRequest) =>
+        post<MemoryBulkResponse>('/v1/memories/bulk-update', body, { idempotent: true }),
+      /** Up to 1 000 deletions by id, or what a filter matches (dry_run, then confirm_count); safe to retry. */
+      bulkDelete: (body: MemoryBulkDeleteRequest) =>
+        post<MemoryBulkResponse>('/v1/memories/bulk-delete', body, { idempotent: true }),
     },
 
     events: {

@@ -176,6 +176,8 @@ describe('API reference', () => {
       'POST /v1/conversations/{conversation_id}/transcript': ['TRANSCRIPT_CONFLICT'],
       'POST /v1/conversations/{conversation_id}/compact': ['COMPACTION_IN_PROGRESS'],
       'POST /v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver': ['WEBHOOK_DISABLED'],
+      'POST /v1/memories/bulk-delete': ['BULK_COUNT_MISMATCH'],
+      'POST /v1/memories/bulk-update': ['BULK_COUNT_MISMATCH'],
     })
   })
 })

@@ -1072,6 +1072,7 @@ class ErrorBody(BaseModel):
         'WEBHOOK_NOT_FOUND',
         'WEBHOOK_DELIVERY_NOT_FOUND',
         'WEBHOOK_DISABLED',
+        'BULK_COUNT_MISMATCH',
         'RATE_LIMITED',
         'INTERNAL_ERROR',
         'SERVICE_UNAVAILABLE',
@@ -1401,6 +1402,128 @@ class Memory(BaseModel):
             pattern='^mem_[0-9a-f]+$',
         ),
     ]
+
+
+class MemoryBulkDeleteRequestMemoryId(RootModel[str]):
+    root: Annotated[str, Field(max_length=64)]
+
+
+class MemoryBulkResponseResultError(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    code: str
+    message: str
+
+
+class MemoryBulkResponseResult(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    memory_id: str
+    status: Annotated[
+        Literal[
+            'updated', 'unchanged', 'deleted', 'already_deleted', 'not_found', 'failed'
+        ],
+        Field(
+            description='updated / deleted: changed now (an event in the log, a history entry). unchanged: already as asked (a retry). already_deleted: deleted before (a retry). not_found: no such memory in this instance. failed: see error; retrying the request is safe.'
+        ),
+    ]
+    error: MemoryBulkResponseResultError | None = None
+
+
+class MemoryBulkResponseSummary(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    updated: Annotated[int, Field(ge=0)]
+    unchanged: Annotated[int, Field(ge=0)]
+    deleted: Annotated[int, Field(ge=0)]
+    already_deleted: Annotated[int, Field(ge=0)]
+    not_found: Annotated[int, Field(ge=0)]
+    failed: Annotated[int, Field(ge=0)]
+
+
+class MemoryBulkResponse(BaseModel):
+    """
+    What a bulk edit did, memory by memory, in the order of the request (by filter: newest first). A dry run lists nothing and answers the count.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    dry_run: bool
+    matched: Annotated[
+        int,
+        Field(
+            description='The memories the request named, or the filter matched.', ge=0
+        ),
+    ]
+    results: list[MemoryBulkResponseResult]
+    summary: MemoryBulkResponseSummary
+
+
+class MemoryBulkUpdateRequestUpdate(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    memory_id: Annotated[str, Field(max_length=64)]
+    content: Annotated[
+        str | None,
+        Field(
+            description='Replaces the content (a bulk update does not merge content: a retry must leave the same state).',
+            max_length=20000,
+            min_length=1,
+        ),
+    ] = None
+    confidence: Annotated[float | None, Field(ge=0.0, le=1.0)] = None
+    metadata: Annotated[
+        dict[
+            Annotated[
+                str,
+                StringConstraints(
+                    pattern=r'^[^\u0000-\u001f\u007f-\u009f]+$',
+                    min_length=1,
+                    max_length=256,
+                ),
+            ],
+            Any,
+        ]
+        | None,
+        Field(
+            description="Merged into the memory's metadata, as PATCH does.",
+            max_length=100,
+        ),
+    ] = None
+
+
+class MemoryBulkUpdateRequestSet(BaseModel):
+    """
+    With filters: what every matched memory gets.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    confidence: Annotated[float | None, Field(ge=0.0, le=1.0)] = None
+    metadata: Annotated[
+        dict[
+            Annotated[
+                str,
+                StringConstraints(
+                    pattern=r'^[^\u0000-\u001f\u007f-\u009f]+$',
+                    min_length=1,
+                    max_length=256,
+                ),
+            ],
+            Any,
+        ]
+        | None,
+        Field(
+            description="Merged into the memory's metadata, as PATCH does.",
+            max_length=100,
+        ),
+    ] = None
 
 
 class MemoryFilterEntityId(RootModel[str]):
@@ -2455,7 +2578,6 @@ class MemoryFilter(BaseModel):
         Field(
             description="Metadata keys and what their values must meet: a value, comparisons, or an object of the keys below it (address: {city: 'Lyon'}).",
             max_length=20,
-            min_length=1,
         ),
     ] = None
 
@@ -2498,3 +2620,96 @@ class MemorySearchRequest(BaseModel):
             description='Also return memories no longer valid at as_of (superseded by a later version of the same fact), their scores weighed down (x0.8) so the current version ranks first for the same question. Default false: they are left out.'
         ),
     ] = False
+
+
+class MemoryBulkDeleteRequest(BaseModel):
+    """
+    Body of POST /v1/memories/bulk-delete: up to 1 000 memory ids, or a filter (docs/api/bulk-edits.md). Exactly one of memory_ids and filters.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    memory_ids: Annotated[
+        list[MemoryBulkDeleteRequestMemoryId] | None,
+        Field(max_length=1000, min_length=1),
+    ] = None
+    user_id: Annotated[
+        str | None,
+        Field(
+            description="With filters: only this user's memories. Without it the filter spans the instance's users, and the key also needs instances:read.",
+            max_length=256,
+            min_length=1,
+        ),
+    ] = None
+    customer_id: Annotated[
+        str | None,
+        Field(
+            description="With filters: only this customer's memories.",
+            max_length=256,
+            min_length=1,
+        ),
+    ] = None
+    filters: MemoryFilter | None = None
+    dry_run: Annotated[
+        bool | None,
+        Field(
+            description='With filters: count the memories the filter matches and change nothing (false when absent).'
+        ),
+    ] = None
+    confirm_count: Annotated[
+        int | None,
+        Field(
+            description='With filters (required unless dry_run): the count a dry run answered. When the filter matches another number now, nothing changes and the answer is 409 BULK_COUNT_MISMATCH.',
+            ge=0,
+            le=1000,
+        ),
+    ] = None
+
+
+class MemoryBulkUpdateRequest(BaseModel):
+    """
+    Body of POST /v1/memories/bulk-update: up to 1 000 updates by memory id, or one change (set) to every memory a filter matches (docs/api/bulk-edits.md). Exactly one of updates and filters; set goes with filters.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    updates: Annotated[
+        list[MemoryBulkUpdateRequestUpdate] | None, Field(max_length=1000, min_length=1)
+    ] = None
+    set: Annotated[
+        MemoryBulkUpdateRequestSet | None,
+        Field(description='With filters: what every matched memory gets.'),
+    ] = None
+    user_id: Annotated[
+        str | None,
+        Field(
+            description="With filters: only this user's memories. Without it the filter spans the instance's users, and the key also needs instances:read.",
+            max_length=256,
+            min_length=1,
+        ),
+    ] = None
+    customer_id: Annotated[
+        str | None,
+        Field(
+            description="With filters: only this customer's memories.",
+            max_length=256,
+            min_length=1,
+        ),
+    ] = None
+    filters: MemoryFilter | None = None
+    dry_run: Annotated[
+        bool | None,
+        Field(
+            description='With filters: count the memories the filter matches and change nothing (false when absent).'
+        ),
+    ] = None
+    confirm_count: Annotated[
+        int | None,
+        Field(
+            description='With filters (required unless dry_run): the count a dry run answered. When the filter matches another number now, nothing changes and the answer is 409 BULK_COUNT_MISMATCH.',
+            ge=0,
+            le=1000,
+        ),
+    ] = None

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks'
 import type {
   Memory,
+  MemoryBulkResponse,
   MemoryFilter,
   MemoryHistory,
   MemorySearchRequest,
@@ -42,26 +43,82 @@ function SearchPlayground(props: { api: Api }) {
   const [answer, setAnswer] = useState<{ response?: MemorySearchResponse; error?: unknown; busy: boolean }>({
     busy: false,
   })
-  const search = async (event: Event) => {
-    event.preventDefault()
+  const [bulk, setBulk] = useState<{ matched?: number; done?: string; error?: unknown; busy: boolean }>({
+    busy: false,
+  })
+  /** The filter box and the type boxes as one filter; an Error when the box does not hold JSON. */
+  const filtersOfForm = (): MemoryFilter | undefined | Error => {
     let written: MemoryFilter | undefined
     try {
       written = form.filter.trim() === '' ? undefined : (JSON.parse(form.filter) as MemoryFilter)
     } catch (error) {
-      setAnswer({ busy: false, error: new Error(`The filter is not JSON: ${(error as Error).message}`) })
-      return
+      return new Error(`The filter is not JSON: ${(error as Error).message}`)
     }
     const types =
       form.types.length > 0 ? { types: form.types as NonNullable<MemoryFilter['types']> } : undefined
-    const filters: MemoryFilter | undefined =
-      written && types ? { and: [written, types] as [object, object] } : (written ?? types)
+    return written && types ? { and: [written, types] as [object, object] } : (written ?? types)
+  }
+  const scopeOfForm = () => ({
+    ...(form.user_id ? { user_id: form.user_id } : {}),
+    ...(form.customer_id ? { customer_id: form.customer_id } : {}),
+  })
+  /** Deleting what the filter matches: a dry run counts, the dialog shows the count, the deletion confirms it. */
+  const countForDeletion = async () => {
+    const filters = filtersOfForm()
+    if (filters instanceof Error || filters === undefined) {
+      setBulk({
+        busy: false,
+        error: filters ?? new Error('Write a filter first: a deletion by filter needs one.'),
+      })
+      return
+    }
+    setBulk({ busy: true })
+    try {
+      const counted = await api.send<MemoryBulkResponse>('POST', '/v1/memories/bulk-delete', {
+        ...scopeOfForm(),
+        filters,
+        dry_run: true,
+      })
+      setBulk(
+        counted.matched === 0
+          ? { busy: false, done: 'No memory matches the filter: nothing to delete.' }
+          : { busy: false, matched: counted.matched },
+      )
+    } catch (error) {
+      setBulk({ busy: false, error })
+    }
+  }
+  const deleteMatching = async (confirmCount: number) => {
+    const filters = filtersOfForm()
+    if (filters instanceof Error || filters === undefined) return
+    setBulk({ busy: true })
+    try {
+      const done = await api.send<MemoryBulkResponse>('POST', '/v1/memories/bulk-delete', {
+        ...scopeOfForm(),
+        filters,
+        confirm_count: confirmCount,
+      })
+      setBulk({
+        busy: false,
+        done: `Deleted ${String(done.summary.deleted)} of ${String(done.matched)} (${String(done.summary.failed)} failed).`,
+      })
+    } catch (error) {
+      setBulk({ busy: false, error })
+    }
+  }
+  const search = async (event: Event) => {
+    event.preventDefault()
+    const filters = filtersOfForm()
+    if (filters instanceof Error) {
+      setAnswer({ busy: false, error: filters })
+      return
+    }
     setAnswer({ busy: true })
     const request: MemorySearchRequest = {
       query: form.query,
       mode: form.mode,
       limit: form.limit,
-      ...(form.user_id ? { user_id: form.user_id } : {}),
-      ...(form.customer_id ? { customer_id: form.customer_id } : {}),
+      ...scopeOfForm(),
       ...(form.include_superseded ? { include_superseded: true } : {}),
       ...(filters ? { filters } : {}),
     }
@@ -155,8 +212,27 @@ function SearchPlayground(props: { api: Api }) {
         <button type="submit" disabled={answer.busy}>
           {answer.busy ? 'Searching…' : 'Search'}
         </button>
+        {api.can('memories:write') ? (
+          <button type="button" disabled={bulk.busy} onClick={() => void countForDeletion()}>
+            Delete matching…
+          </button>
+        ) : null}
       </form>
       <ErrorNotice error={answer.error} />
+      <ErrorNotice error={bulk.error} />
+      <Done message={bulk.done} />
+      <Confirm
+        open={bulk.matched !== undefined}
+        title={`Delete ${String(bulk.matched ?? 0)} memories?`}
+        confirmLabel={`Delete ${String(bulk.matched ?? 0)}`}
+        onConfirm={() => void deleteMatching(bulk.matched ?? 0)}
+        onCancel={() => setBulk({ busy: false })}
+      >
+        The filter matches {bulk.matched} stored memories
+        {form.user_id ? ` of ${form.user_id}` : ' across users'}, superseded ones included (the query and the
+        superseded box do not apply). Each deletion is an event in the log; if the count has changed by then,
+        nothing is deleted.
+      </Confirm>
       {answer.response ? (
         <>
           <p class="sub" role="status">

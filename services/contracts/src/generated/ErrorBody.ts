@@ -26,6 +26,7 @@ export interface ErrorBody {
     | 'WEBHOOK_NOT_FOUND'
     | 'WEBHOOK_DELIVERY_NOT_FOUND'
     | 'WEBHOOK_DISABLED'
+    | 'BULK_COUNT_MISMATCH'
     | 'RATE_LIMITED'
     | 'INTERNAL_ERROR'
     | 'SERVICE_UNAVAILABLE'

@@ -16,6 +16,7 @@ describe('error catalog', () => {
         | 'WEBHOOK_NOT_FOUND'
         | 'WEBHOOK_DELIVERY_NOT_FOUND'
         | 'WEBHOOK_DISABLED'
+        | 'BULK_COUNT_MISMATCH'
       >,
       number
     > = {
@@ -48,6 +49,8 @@ describe('error catalog', () => {
     expect(errorCatalog.WEBHOOK_NOT_FOUND.httpStatus).toBe(404)
     expect(errorCatalog.WEBHOOK_DELIVERY_NOT_FOUND.httpStatus).toBe(404)
     expect(errorCatalog.WEBHOOK_DISABLED.httpStatus).toBe(409)
+    // A bulk edit by filter whose confirmed count no longer matches.
+    expect(errorCatalog.BULK_COUNT_MISMATCH.httpStatus).toBe(409)
   })
 
   it('marks exactly 429, 500 and 503 as retryable, as the spec advises', () => {

@@ -45,6 +45,7 @@ export const errorCatalog: Readonly<Record<ErrorCode, ErrorCodeDefinition>> = {
   WEBHOOK_NOT_FOUND: { httpStatus: 404, grpcStatus: GrpcStatus.NOT_FOUND, retryable: false },
   WEBHOOK_DELIVERY_NOT_FOUND: { httpStatus: 404, grpcStatus: GrpcStatus.NOT_FOUND, retryable: false },
   WEBHOOK_DISABLED: { httpStatus: 409, grpcStatus: GrpcStatus.FAILED_PRECONDITION, retryable: false },
+  BULK_COUNT_MISMATCH: { httpStatus: 409, grpcStatus: GrpcStatus.FAILED_PRECONDITION, retryable: false },
   RATE_LIMITED: { httpStatus: 429, grpcStatus: GrpcStatus.RESOURCE_EXHAUSTED, retryable: true },
   INTERNAL_ERROR: { httpStatus: 500, grpcStatus: GrpcStatus.INTERNAL, retryable: true },
   SERVICE_UNAVAILABLE: { httpStatus: 503, grpcStatus: GrpcStatus.UNAVAILABLE, retryable: true },

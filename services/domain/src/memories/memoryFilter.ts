@@ -322,7 +322,10 @@ export function parseMemoryFilter(
           },
         ]
       case 'metadata':
-        return metadataConditions(value, '', at)
+        // An empty object asked for nothing in the first version; it still asks for nothing.
+        return isPlainObject(value) && Object.keys(value).length === 0
+          ? []
+          : metadataConditions(value, '', at)
       default:
         return null
     }

@@ -89,6 +89,7 @@ describe('parseMemoryFilter', () => {
       field: 'metadata.channel',
       comparison: { op: 'eq', value: 'web' },
     })
+    expect(accepted({ metadata: {} })).toBeNull()
     expect(accepted({})).toBeNull()
     expect(accepted(undefined)).toBeNull()
   })

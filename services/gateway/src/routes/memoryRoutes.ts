@@ -4,6 +4,8 @@ import type { FastifyInstance } from 'fastify'
 import { principalOf } from '../http/frontDoor.js'
 import { errorResponse } from '../http/openApiResponses.js'
 import { checkPageDepth, pageDepthDescription } from '../http/limits.js'
+import { filterJsonOf, filterOf } from './memoryFilters.js'
+import { registerMemoryBulkRoutes } from './memoryBulkRoutes.js'
 import {
   AppError,
   invalidInput,
@@ -16,8 +18,6 @@ import {
   publicMemoryOf,
   isValidAt,
   validityOf,
-  parseMemoryFilter,
-  type MemoryFilter,
 } from '@memory-service/domain'
 import {
   type Document,
@@ -215,6 +215,7 @@ export function registerMemoryRoutes(app: FastifyInstance, deps: MemoryRouteDepe
 
   registerMemorySearchRoute(app, deps.search)
   registerMemoryResourceRoutes(app, deps.memories)
+  registerMemoryBulkRoutes(app, deps.memories)
 }
 
 function registerMemorySearchRoute(
@@ -452,20 +453,4 @@ function registerMemoryResourceRoutes(
       return reply.status(204).send()
     },
   )
-}
-
-/** A request's filters parsed, or 400 INVALID_INPUT naming the key at fault. */
-function filterOf(raw: unknown): MemoryFilter | null {
-  const parsed = parseMemoryFilter(raw)
-  if ('fields' in parsed) throw invalidInput(parsed.fields)
-  return parsed.filter
-}
-
-/** The list's filters come as JSON text in the query string. */
-function filterJsonOf(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown
-  } catch {
-    throw invalidInput({ filters: 'must be a filter object as JSON text' })
-  }
 }

@@ -76,18 +76,25 @@ export interface MemoryScopeFilter {
   customer_id: string | null
 }
 
+/** What narrows the list of an instance's memories (GET /v1/memories), its filter parsed. */
+export type InventoryQuery = Omit<MemoryListQuery, 'filters' | 'page' | 'page_size'> & {
+  filter?: MemoryFilter | null
+}
+
 export interface MemoryStore {
   /** Real-time read of one memory (no refresh needed); with the vector only when asked for. */
   get(id: string, options?: { withVector?: boolean }): Promise<StoredMemory | null>
   /** One page of an instance's memories, newest first. */
   list(
     instanceId: string,
-    query: Omit<MemoryListQuery, 'filters'> & {
-      page: number
-      page_size: number
-      filter?: MemoryFilter | null
-    },
+    query: InventoryQuery & { page: number; page_size: number },
   ): Promise<{ items: StoredMemory[]; total: number }>
+  /** The ids of the first `limit` memories the list would show (newest first), and how many it would show in all. */
+  matching(
+    instanceId: string,
+    query: InventoryQuery,
+    limit: number,
+  ): Promise<{ ids: string[]; total: number }>
   /**
    * Every stored version of these facts in one scope, with vectors (their next version is written whole). Refreshes
    * the index first: a version stored a moment ago by another document must be seen.
@@ -126,6 +133,21 @@ function inScope(scope: MemoryScopeFilter): estypes.QueryDslQueryContainer[] {
   return [scoped('scope.user_id', scope.user_id), scoped('scope.customer_id', scope.customer_id)]
 }
 
+/**
+ * An instance's memories as the list names them. Without a moment the list is the inventory: every stored memory,
+ * superseded ones included.
+ */
+function inventoryFilter(instanceId: string, query: InventoryQuery): estypes.QueryDslQueryContainer[] {
+  const filter: estypes.QueryDslQueryContainer[] = [{ term: { instance_id: instanceId } }]
+  if (query.user_id !== undefined) filter.push({ term: { 'scope.user_id': query.user_id } })
+  if (query.customer_id !== undefined) filter.push({ term: { 'scope.customer_id': query.customer_id } })
+  if (query.type !== undefined) filter.push({ term: { type: query.type } })
+  if (query.ingestion_id !== undefined) filter.push({ term: { 'source.ingestion_id': query.ingestion_id } })
+  if (query.as_of !== undefined) filter.push(...validityFilters({ as_of: query.as_of }))
+  if (query.filter) filter.push(memoryFilterQuery(query.filter))
+  return filter
+}
+
 export function createMemoryStore(client: Client, index: string = MEMORIES_ALIAS): MemoryStore {
   async function versionsOfFacts(
     instanceId: string,
@@ -158,24 +180,29 @@ export function createMemoryStore(client: Client, index: string = MEMORIES_ALIAS
       return response.found ? (response._source ?? null) : null
     },
     async list(instanceId, query) {
-      const filter: estypes.QueryDslQueryContainer[] = [{ term: { instance_id: instanceId } }]
-      if (query.user_id !== undefined) filter.push({ term: { 'scope.user_id': query.user_id } })
-      if (query.customer_id !== undefined) filter.push({ term: { 'scope.customer_id': query.customer_id } })
-      if (query.type !== undefined) filter.push({ term: { type: query.type } })
-      if (query.ingestion_id !== undefined)
-        filter.push({ term: { 'source.ingestion_id': query.ingestion_id } })
-      // Without a moment the list is the inventory: every stored memory, superseded ones included.
-      if (query.as_of !== undefined) filter.push(...validityFilters({ as_of: query.as_of }))
-      if (query.filter) filter.push(memoryFilterQuery(query.filter))
       const response = await client.search<StoredMemory>({
         index,
-        query: { bool: { filter } },
+        query: { bool: { filter: inventoryFilter(instanceId, query) } },
         sort: [{ created_at: 'desc' }, { id: 'asc' }],
         ...pageWindow(query.page, query.page_size),
         track_total_hits: true,
         _source: { excludes: derivedFields },
       })
       return { items: sourcesOf(response.hits.hits), total: totalHitsOf(response.hits.total) }
+    },
+    async matching(instanceId, query, limit) {
+      const response = await client.search({
+        index,
+        query: { bool: { filter: inventoryFilter(instanceId, query) } },
+        sort: [{ created_at: 'desc' }, { id: 'asc' }],
+        size: limit,
+        _source: false,
+        track_total_hits: true,
+      })
+      return {
+        ids: response.hits.hits.flatMap((hit) => (hit._id === undefined ? [] : [hit._id])),
+        total: totalHitsOf(response.hits.total),
+      }
     },
     async factVersions(instanceId, scope, keys) {
       if (keys.length === 0) return []

@@ -211,6 +211,18 @@ class Memories(_Routes):
         response = self._client._send("POST", "/v1/memories/search", body=body, idempotent=True)
         return parse(models.MemorySearchResponse, response)
 
+    def bulk_update(self, request: Fields = None, /, **fields: Any) -> models.MemoryBulkResponse:
+        """Up to 1 000 updates by id, or `set` on what a filter matches (dry_run, then confirm_count); safe to retry."""
+        body = fields_of(request, fields)
+        response = self._client._send("POST", "/v1/memories/bulk-update", body=body, idempotent=True)
+        return parse(models.MemoryBulkResponse, response)
+
+    def bulk_delete(self, request: Fields = None, /, **fields: Any) -> models.MemoryBulkResponse:
+        """Up to 1 000 deletions by id, or what a filter matches (dry_run, then confirm_count); safe to retry."""
+        body = fields_of(request, fields)
+        response = self._client._send("POST", "/v1/memories/bulk-delete", body=body, idempotent=True)
+        return parse(models.MemoryBulkResponse, response)
+
 
 class Events(_Routes):
     def send(self, events: Sequence[Fields]) -> models.EventBatchResponse:
