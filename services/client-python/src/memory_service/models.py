@@ -2513,16 +2513,26 @@ class MemoryFilter(BaseModel):
         extra='allow',
     )
     __annotations__ = {
-        '__pydantic_extra__': Dict[str, MemoryFilterCondition],
+        '__pydantic_extra__': Dict[str, Any],
     }
     and_: Annotated[
-        list[dict[str, Any]] | None, Field(alias='and', max_length=20, min_length=1)
+        list[dict[str, Any]] | None,
+        Field(
+            alias='and',
+            description='1–20 filter objects (more: 400 INVALID_INPUT).',
+            min_length=1,
+        ),
     ] = None
     or_: Annotated[
-        list[dict[str, Any]] | None, Field(alias='or', max_length=20, min_length=1)
+        list[dict[str, Any]] | None,
+        Field(
+            alias='or',
+            description='1–20 filter objects (more: 400 INVALID_INPUT).',
+            min_length=1,
+        ),
     ] = None
     not_: Annotated[
-        dict[str, Any] | list[Any] | None,
+        dict[str, Any] | list[dict[str, Any]] | None,
         Field(
             alias='not',
             description='A filter object that must not hold, or a list of them none of which may hold.',
@@ -2530,14 +2540,21 @@ class MemoryFilter(BaseModel):
     ] = None
     AND: Annotated[
         list[dict[str, Any]] | None,
-        Field(description="mem0's spelling of and.", max_length=20, min_length=1),
+        Field(
+            description="mem0's spelling of and. 1–20 filter objects (more: 400 INVALID_INPUT).",
+            min_length=1,
+        ),
     ] = None
     OR: Annotated[
         list[dict[str, Any]] | None,
-        Field(description="mem0's spelling of or.", max_length=20, min_length=1),
+        Field(
+            description="mem0's spelling of or. 1–20 filter objects (more: 400 INVALID_INPUT).",
+            min_length=1,
+        ),
     ] = None
     NOT: Annotated[
-        dict[str, Any] | list[Any] | None, Field(description="mem0's spelling of not.")
+        dict[str, Any] | list[dict[str, Any]] | None,
+        Field(description="mem0's spelling of not."),
     ] = None
     type: MemoryFilterCondition | None = None
     entity_id: MemoryFilterCondition | None = None

@@ -56,7 +56,7 @@ function SearchPlayground(props: { api: Api }) {
     }
     const types =
       form.types.length > 0 ? { types: form.types as NonNullable<MemoryFilter['types']> } : undefined
-    return written && types ? { and: [written, types] as [object, object] } : (written ?? types)
+    return written && types ? { and: [written, types] as [MemoryFilter, MemoryFilter] } : (written ?? types)
   }
   const scopeOfForm = () => ({
     ...(form.user_id ? { user_id: form.user_id } : {}),

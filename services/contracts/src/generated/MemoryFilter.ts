@@ -3,9 +3,6 @@
 
 /**
  * What one field of a memory filter must meet: a value (equality) or an object of comparisons, all of which must hold. Which comparisons a field takes: docs/filters.md (e.g. contains is for entity_name, content and metadata; gt/gte/lt/lte for dates, confidence and metadata numbers or dates).
- *
- * This interface was referenced by `MemoryFilter`'s JSON-Schema definition
- * via the `patternProperty` "^metadata\.".
  */
 export type MemoryFilterCondition =
   | (string | number | boolean)
@@ -40,125 +37,85 @@ export type MemoryFilterCondition =
  */
 export interface MemoryFilter {
   /**
+   * 1–20 filter objects (more: 400 INVALID_INPUT).
+   *
    * @minItems 1
-   * @maxItems 20
    *
    * Items: A filter object, as this one.
    */
-  and?:
-    | [{}]
-    | [{}, {}]
-    | [{}, {}, {}]
-    | [{}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+  and?: [
+    {
+      [k: string]: unknown
+    },
+    ...{
+      [k: string]: unknown
+    }[],
+  ]
   /**
+   * 1–20 filter objects (more: 400 INVALID_INPUT).
+   *
    * @minItems 1
-   * @maxItems 20
    *
    * Items: A filter object, as this one.
    */
-  or?:
-    | [{}]
-    | [{}, {}]
-    | [{}, {}, {}]
-    | [{}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+  or?: [
+    {
+      [k: string]: unknown
+    },
+    ...{
+      [k: string]: unknown
+    }[],
+  ]
   /**
    * A filter object that must not hold, or a list of them none of which may hold.
    */
-  not?: {} | unknown[]
+  not?:
+    | {
+        [k: string]: unknown
+      }
+    | {
+        [k: string]: unknown
+      }[]
   /**
-   * mem0's spelling of and.
+   * mem0's spelling of and. 1–20 filter objects (more: 400 INVALID_INPUT).
    *
    * @minItems 1
-   * @maxItems 20
    *
    * Items: A filter object, as this one.
    */
-  AND?:
-    | [{}]
-    | [{}, {}]
-    | [{}, {}, {}]
-    | [{}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+  AND?: [
+    {
+      [k: string]: unknown
+    },
+    ...{
+      [k: string]: unknown
+    }[],
+  ]
   /**
-   * mem0's spelling of or.
+   * mem0's spelling of or. 1–20 filter objects (more: 400 INVALID_INPUT).
    *
    * @minItems 1
-   * @maxItems 20
    *
    * Items: A filter object, as this one.
    */
-  OR?:
-    | [{}]
-    | [{}, {}]
-    | [{}, {}, {}]
-    | [{}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
+  OR?: [
+    {
+      [k: string]: unknown
+    },
+    ...{
+      [k: string]: unknown
+    }[],
+  ]
   /**
    * mem0's spelling of not.
    */
-  NOT?: {} | unknown[]
+  NOT?:
+    | {
+        [k: string]: unknown
+      }
+    | {
+        [k: string]: unknown
+      }[]
   type?: MemoryFilterCondition
   entity_id?: MemoryFilterCondition
   entity_name?: MemoryFilterCondition
@@ -221,32 +178,36 @@ export interface MemoryFilter {
    * Metadata keys and what their values must meet: a value, comparisons, or an object of the keys below it (address: {city: 'Lyon'}).
    */
   metadata?: {
-    [k: string]: string | number | boolean | {}
+    /**
+     * A value, comparisons (a MemoryFilterCondition), or an object of the keys below this one.
+     */
+    [k: string]:
+      | string
+      | number
+      | boolean
+      | {
+          [k: string]: unknown
+        }
   }
+  /**
+   * metadata.<key>[.<key>…]: a MemoryFilterCondition on that metadata key path. Any other key is refused (400 INVALID_INPUT naming it).
+   */
   [k: string]:
+    | {
+        [k: string]: unknown
+      }
+    | [
+        {
+          [k: string]: unknown
+        },
+        ...{
+          [k: string]: unknown
+        }[],
+      ]
+    | {
+        [k: string]: unknown
+      }[]
     | MemoryFilterCondition
-    | [{}]
-    | [{}, {}]
-    | [{}, {}, {}]
-    | [{}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]
-    | {}
-    | unknown[]
     | ['fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event']
     | [
         'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event',
@@ -273,7 +234,16 @@ export interface MemoryFilter {
     | [string, ...string[]]
     | string
     | {
-        [k: string]: string | number | boolean | {}
+        /**
+         * A value, comparisons (a MemoryFilterCondition), or an object of the keys below this one.
+         */
+        [k: string]:
+          | string
+          | number
+          | boolean
+          | {
+              [k: string]: unknown
+            }
       }
     | undefined
 }
