@@ -138,14 +138,20 @@ const isScalar = (value: unknown): value is FilterScalar =>
   typeof value === 'boolean' ||
   (typeof value === 'number' && Number.isFinite(value))
 
-/** Whether a date operand is one the stores compare as an instant: a storable date-time or a calendar date. */
+/**
+ * A date operand as the instant the stores compare (UTC ISO form), or null: a storable date-time or a calendar date,
+ * within years 0000–9999 once in UTC (an offset can move year 0000 to -000001, which Elasticsearch refuses).
+ */
 function dateOperand(value: unknown): string | null {
   if (typeof value !== 'string') return null
+  let instant: string | null = null
   if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
     const day = new Date(`${value}T00:00:00Z`)
-    return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(value) ? day.toISOString() : null
+    instant = !Number.isNaN(day.getTime()) && day.toISOString().startsWith(value) ? day.toISOString() : null
+  } else if (isStorableDateTime(value)) {
+    instant = new Date(value).toISOString()
   }
-  return isStorableDateTime(value) ? new Date(value).toISOString() : null
+  return instant !== null && /^\d{4}-/.test(instant) ? instant : null
 }
 
 /** The same normal form for names at write and at query time: case, and runs of white space, do not matter. */

@@ -196,5 +196,9 @@ describe('typedMetadataValues', () => {
       { path: 'order.items', text: 'two' },
       { path: 'since', text: '2026-01-02', date: '2026-01-02T00:00:00.000Z' },
     ])
+    // Year 0000 an hour east of UTC is year -1 in UTC, which Elasticsearch's date field refuses: text only.
+    expect(typedMetadataValues({ at: '0000-01-01T00:30:00+01:00' })).toEqual([
+      { path: 'at', text: '0000-01-01T00:30:00+01:00' },
+    ])
   })
 })
