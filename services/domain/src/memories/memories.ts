@@ -5,7 +5,8 @@ import { searchTermsOf } from '../search/searchTerms.js'
 import { MEMORIES_TOPIC } from '../topology.js'
 import type { DocumentContext } from '../documents/conversationContext.js'
 import { validFromOf } from './supersession.js'
-import { entityNameKey, typedMetadataValues, type TypedMetadataValue } from './memoryFilter.js'
+import { entityKey } from '../extraction/entityNames.js'
+import { typedMetadataValues, type TypedMetadataValue } from './memoryFilter.js'
 
 export const MEMORY_SUBJECT = `${MEMORIES_TOPIC}-value`
 export const memoryChangedSchema = readContractSchema('events/MemoryChanged.v1.schema.json')
@@ -41,7 +42,7 @@ export interface MemoryDocument extends Omit<
   superseded_by: string | null
   entity_ids: string[]
   entity_names: string[]
-  /** The names in one case and spacing, which filters compare exactly (entityNameKey). */
+  /** The names' identities (entityKey, as entity resolution compares names), which filters compare exactly. */
   entity_name_keys: string[]
   /** The metadata's numbers and dates with their key paths, which range filters compare by type. */
   metadata_values: TypedMetadataValue[]
@@ -72,7 +73,7 @@ export function memoryDocumentOf(event: MemoryChanged): MemoryDocument {
     ...validityOf(state),
     entity_ids: state.entities.map((entity) => entity.entity_id),
     entity_names: state.entities.map((entity) => entity.canonical_name),
-    entity_name_keys: state.entities.map((entity) => entityNameKey(entity.canonical_name)),
+    entity_name_keys: state.entities.map((entity) => entityKey(entity.canonical_name)),
     metadata_values: typedMetadataValues(state.metadata),
     version: event.version,
     last_event_id: event.event_id,

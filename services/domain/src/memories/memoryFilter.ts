@@ -1,4 +1,5 @@
 import { metadataLimits } from '../documents/documents.js'
+import { entityKey } from '../extraction/entityNames.js'
 import { isStorableDateTime } from '../timestamps.js'
 
 /**
@@ -154,11 +155,6 @@ function dateOperand(value: unknown): string | null {
   return instant !== null && /^\d{4}-/.test(instant) ? instant : null
 }
 
-/** The same normal form for names at write and at query time: case, and runs of white space, do not matter. */
-export function entityNameKey(name: string): string {
-  return name.trim().replace(/\s+/g, ' ').toLowerCase()
-}
-
 /**
  * Parses a filter as the API receives it. Answers the filter (null when it is empty), or the first problem as a
  * field-level message: the path names the key at fault (`filters.or.1.metadata.price.gt`).
@@ -188,7 +184,7 @@ export function parseMemoryFilter(
         const text = stringValue(value, at)
         const rule = keywordRules[field]
         if (rule && !rule.check(text)) throw new FilterProblem(at, rule.says)
-        return kind === 'name' ? entityNameKey(text) : text
+        return kind === 'name' ? entityKey(text) : text
       }
       case 'date': {
         const instant = dateOperand(value)
@@ -252,7 +248,7 @@ export function parseMemoryFilter(
         return { op, value: instant, as: 'date' }
       }
       case 'contains':
-        return { op, value: kind === 'name' ? entityNameKey(stringValue(value, at)) : stringValue(value, at) }
+        return { op, value: stringValue(value, at) }
       case 'exists':
         if (typeof value !== 'boolean') throw new FilterProblem(at, 'must be true or false')
         return { op, value }

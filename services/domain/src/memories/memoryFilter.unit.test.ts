@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { entityNameKey, filterLimits, parseMemoryFilter, typedMetadataValues } from './memoryFilter.js'
+import { entityKey } from '../extraction/entityNames.js'
+import { filterLimits, parseMemoryFilter, typedMetadataValues } from './memoryFilter.js'
 
 const refused = (raw: unknown): Record<string, string> => {
   const parsed = parseMemoryFilter(raw)
@@ -24,7 +25,7 @@ describe('parseMemoryFilter', () => {
     })
   })
 
-  it('normalises dates to instants and entity names to one case and spacing', () => {
+  it('normalises dates to instants and entity names to their identity, as entity resolution keys them', () => {
     expect(accepted({ created_at: { gt: '2026-01-01' } })).toEqual({
       field: 'created_at',
       comparison: { op: 'gt', value: '2026-01-01T00:00:00.000Z', as: 'date' },
@@ -36,7 +37,7 @@ describe('parseMemoryFilter', () => {
       field: 'entity_name',
       comparison: { op: 'eq', value: 'acme corp' },
     })
-    expect(entityNameKey('ACME   corp')).toBe('acme corp')
+    expect(entityKey('ACME   corp')).toBe('acme corp')
   })
 
   it('takes metadata as dotted keys, nested objects, and comparisons at the leaves', () => {

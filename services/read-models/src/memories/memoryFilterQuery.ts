@@ -90,7 +90,7 @@ export function memoryFilterQuery(filter: MemoryFilter): Query {
   const { field, comparison } = filter
   if (field.startsWith('metadata.')) return metadataQuery(field.slice('metadata.'.length), comparison)
   if (field === 'entity_name') {
-    // Names compare whole (in one case and spacing); `contains` finds a phrase within a name.
+    // Names compare by identity (entityKey: case, spacing, accents, "the" and titles aside); `contains` finds a phrase.
     return comparison.op === 'contains'
       ? { match_phrase: { entity_names: comparison.value } }
       : fieldQuery('entity_name_keys', comparison)

@@ -206,7 +206,9 @@ const withoutVectors = { excludes: derivedFields }
 /** What the rerank reads of a candidate a kNN list scored: its content terms, no vector. */
 const withoutVectorsOrTerms = derivedFields.filter((field) => field !== 'content_terms')
 /** Of one no list scored: its content terms and both readings' vectors (not their sum). */
-const withReadingVectors = ['readings_embedding', 'context_terms', 'entity_name_keys', 'metadata_values']
+const withReadingVectors = derivedFields.filter(
+  (field) => !['embedding', 'context_embedding', 'content_terms'].includes(field),
+)
 
 function keywordQuery(text: string): estypes.QueryDslQueryContainer {
   const terms = searchTermsOf(text)
