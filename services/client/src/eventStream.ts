@@ -252,6 +252,10 @@ export function createEventStream(options: EventStreamOptions) {
     current.on('end', () => {
       if (call === current && state === 'running') lost()
     })
+    // A call can fail while the connection stays up (a server draining or not serving yet refuses it): no
+    // connectivity change follows, so the connection's present state decides, not only the last change seen.
+    if (disconnected && channel.getConnectivityState(false) === grpc.connectivityState.READY)
+      disconnected = false
     if (!disconnected) deliverOffline()
     else enforceOfflineLimits()
   }
