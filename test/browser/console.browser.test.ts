@@ -421,6 +421,39 @@ describe.skipIf(!executablePath)('the console in Chromium', () => {
     expect(await page.locator('progress').count()).toBe(4)
   })
 
+  it('ingestion: imports a mem0 file, says what it did, and lists the record it refused', async () => {
+    await page.goto(`${baseUrl}/console/#/ingestion`)
+    const form = page.locator('[data-testid="import-memories"]')
+    const lines = [
+      {
+        id: 'console-mem0-1',
+        memory: 'Bakes sourdough every Sunday',
+        user_id: 'baker',
+        categories: ['hobbies'],
+      },
+      { id: 'console-mem0-2', memory: '' },
+    ]
+    await form.getByLabel('File').setInputFiles({
+      name: 'mem0.jsonl',
+      mimeType: 'application/x-ndjson',
+      buffer: Buffer.from(lines.map((line) => JSON.stringify(line)).join('\n')),
+    })
+    await form.getByLabel('Format').selectOption('mem0')
+    await form.getByRole('button', { name: 'Import' }).click()
+    await expect
+      .poll(() => form.getByRole('status').textContent())
+      .toBe('Imported 1, already imported 0, skipped 0, refused 1.')
+    expect(await form.locator('[data-testid="import-errors"] tbody tr').textContent()).toContain(
+      'records.1.memory',
+    )
+    await checkPage('ingestion-import')
+    // The same file again: the record imported before is not imported twice.
+    await form.getByRole('button', { name: 'Import' }).click()
+    await expect
+      .poll(() => form.getByRole('status').textContent())
+      .toBe('Imported 0, already imported 1, skipped 0, refused 1.')
+  })
+
   it('configuration: an invalid proposal shows its errors on their lines; a valid one is reviewed and applied with a second key', async () => {
     await page.goto(`${baseUrl}/console/#/configuration`)
     const editor = page.getByLabel('Configuration (YAML)')
@@ -469,5 +502,8 @@ describe.skipIf(!executablePath)('the console in Chromium', () => {
     await page.goto(`${baseUrl}/console/#/memories`)
     await page.getByLabel('Query').waitFor()
     expect(await page.getByRole('button', { name: 'Delete matching…' }).count()).toBe(0)
+    await page.goto(`${baseUrl}/console/#/ingestion`)
+    await page.locator('[data-testid="jobs"]').waitFor()
+    expect(await page.locator('[data-testid="import-memories"]').count()).toBe(0)
   })
 })

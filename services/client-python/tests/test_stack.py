@@ -99,6 +99,37 @@ def test_a_document_becomes_memories_that_are_read_searched_changed_and_deleted(
     assert missing.value.status == 404
 
 
+def test_import_of_mem0_records_is_stored_as_given_and_once(client: MemoryClient) -> None:
+    user = unique("py-import")
+    source_id = unique("mem0")
+    page = {
+        "count": 1,
+        "next": None,
+        "results": [
+            {
+                "id": source_id,
+                "memory": "Prefers window seats on long flights",
+                "user_id": user,
+                "categories": ["travel", "user_preferences"],
+                "metadata": None,
+                "created_at": "2025-02-27T16:33:20.557000+00:00",
+                "updated_at": "2025-02-27T16:33:20.557000+00:00",
+            }
+        ],
+    }
+    first = client.memories.import_memories(page, format="mem0")
+    assert [(result.external_id, result.status) for result in first.results] == [(source_id, "queued")]
+    eventually(
+        lambda: job if (job := client.memories.status(first.results[0].ingestion_id)).status == "completed" else None
+    )
+    memory = client.memories.get(first.results[0].memory_id)
+    assert (memory.type, memory.created_at) == ("preference", datetime(2025, 2, 27, 16, 33, 20, 557000, timezone.utc))
+    again = client.memories.import_memories(page, format="mem0")
+    assert [result.status for result in again.results] == ["duplicate"]
+    refused = client.memories.import_memories([{"id": "x", "content": ""}])
+    assert [error.code for error in refused.errors] == ["INVALID_INPUT"]
+
+
 def test_events_transcripts_context_and_compaction(client: MemoryClient) -> None:
     user = unique("py-user")
     conversation = unique("py-conv")

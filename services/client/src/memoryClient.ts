@@ -36,6 +36,9 @@ import type {
   MemoryHistory,
   MemoryList,
   MemoryBulkDeleteRequest,
+  MemoryImportQuery,
+  MemoryImportRequest,
+  MemoryImportResponse,
   MemoryBulkResponse,
   MemoryBulkUpdateRequest,
   MemoryFilter,
@@ -275,6 +278,12 @@ export function createMemoryClient(options: MemoryClientOptions = {}) {
       /** Up to 1 000 deletions by id, or what a filter matches (dry_run, then confirm_count); safe to retry. */
       bulkDelete: (body: MemoryBulkDeleteRequest) =>
         post<MemoryBulkResponse>('/v1/memories/bulk-delete', body, { idempotent: true }),
+      /**
+       * Up to 1 000 memories stored as given (docs/api/import.md): records in our format or as mem0 or Zep return
+       * theirs (a list, or their envelope). Safe to retry: each record is imported once, by its source id.
+       */
+      import: (records: MemoryImportRequest, query: MemoryImportQuery = {}) =>
+        post<MemoryImportResponse>('/v1/memories/import', records, { query: { ...query }, idempotent: true }),
     },
 
     events: {

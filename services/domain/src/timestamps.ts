@@ -20,6 +20,22 @@ export function isStorableDateTime(text: string): boolean {
   return offset <= 18 * 60 && Number(offsetMinutes ?? 0) <= 59
 }
 
+/**
+ * A storable date-time or a calendar date (YYYY-MM-DD, its first instant) as the UTC instant the stores compare, or
+ * null; within years 0000–9999 once in UTC (an offset can move year 0000 to -000001, which Elasticsearch refuses).
+ */
+export function utcInstantOf(value: unknown): string | null {
+  if (typeof value !== 'string') return null
+  let instant: string | null = null
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    const day = new Date(`${value}T00:00:00Z`)
+    instant = !Number.isNaN(day.getTime()) && day.toISOString().startsWith(value) ? day.toISOString() : null
+  } else if (isStorableDateTime(value)) {
+    instant = new Date(value).toISOString()
+  }
+  return instant !== null && /^\d{4}-/.test(instant) ? instant : null
+}
+
 /** Makes `format: date-time` mean a storable date-time in this validator (after ajv-formats added its formats). */
 export function useStorableDateTimes(ajv: Ajv): Ajv {
   ajv.addFormat('date-time', { type: 'string', validate: isStorableDateTime })

@@ -130,6 +130,22 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
   const facts = createFactSupersession(ports, now)
 
   async function extract(accepted: DocumentAccepted): Promise<ExtractionResult> {
+    // An imported memory is stored as given: its text is the statement, its type (when given) the category.
+    if (accepted.imported) {
+      const { type, confidence } = accepted.imported
+      return {
+        statements: [
+          {
+            content: accepted.document,
+            speaker: null,
+            occurredOn: null,
+            entities: [],
+            relations: [],
+            ...(type ? { category: { type, confidence: confidence ?? 1 } } : {}),
+          },
+        ],
+      }
+    }
     const result = await withRetry(
       () =>
         ports.extractor.extract({
@@ -205,6 +221,13 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
     return { vectors, errors }
   }
 
+  function givenVectorOf(accepted: DocumentAccepted): number[] | null {
+    const embedding = accepted.imported?.embedding
+    return embedding?.model === ports.embedder.model && embedding.vector.length === ports.embedder.dimension
+      ? embedding.vector
+      : null
+  }
+
   function memoryEvents(
     accepted: DocumentAccepted,
     resolved: ResolvedStatement[],
@@ -220,10 +243,12 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
       const category = statement.category ?? categorize(statement)
       const id = memoryIdFor(accepted.ingestion_id, ordinal)
       const similarities = reader ? reader.read(vector) : {}
-      const read = recognizeFact(statement.content, statement.speaker, similarities)
       // Pets and sports are read at search time; one versions an older one only where the document says that one
-      // ended (factSupersession.ts).
-      const fact = read
+      // ended (factSupersession.ts). An imported memory versions nothing: its validity is the one it came with.
+      const fact = accepted.imported
+        ? null
+        : recognizeFact(statement.content, statement.speaker, similarities)
+      const imported = accepted.imported
       return [
         {
           type: 'memory_changed' as const,
@@ -239,7 +264,7 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
             instance_id: accepted.instance_id,
             type: category.type,
             content: statement.content,
-            confidence: category.confidence,
+            confidence: imported?.confidence ?? category.confidence,
             entities,
             relations,
             scope: {
@@ -253,13 +278,16 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
               document_created_at: accepted.document_created_at,
             },
             metadata: accepted.metadata,
-            created_at: changedAt,
+            created_at: imported?.created_at ?? changedAt,
             updated_at: null,
             occurred_on: statement.occurredOn,
             speaker: statement.speaker,
             mode: accepted.mode,
-            valid_from: validFromOf(statement.occurredOn, accepted.document_created_at),
-            valid_to: null,
+            valid_from:
+              imported?.valid_from ??
+              imported?.created_at ??
+              validFromOf(statement.occurredOn, accepted.document_created_at),
+            valid_to: imported?.valid_to ?? null,
             superseded_by: null,
             ...(fact ? { fact } : {}),
             embedding: { model: ports.embedder.model, vector },
@@ -437,11 +465,15 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
     // same model calls as the statements.
     const context = accepted.context
     const contextual = context ? contents.map((content) => contextualTextOf(content, context)) : []
-    const { vectors, errors: embeddingErrors } = await embedAll([...contents, ...contextual], (index) =>
-      index < contents.length
-        ? `statement ${String(index + 1)}`
-        : `statement ${String(index - contents.length + 1)} in its conversation`,
-    )
+    // An imported memory's vector is used when it comes from our model; any other model's is not comparable.
+    const given = givenVectorOf(accepted)
+    const { vectors, errors: embeddingErrors } = given
+      ? { vectors: [given], errors: [] }
+      : await embedAll([...contents, ...contextual], (index) =>
+          index < contents.length
+            ? `statement ${String(index + 1)}`
+            : `statement ${String(index - contents.length + 1)} in its conversation`,
+        )
     for (const { attempts, ...error } of embeddingErrors) {
       failures.push({ stage: error.stage, code: error.code, message: error.message })
       deadLetterErrors.push({ ...error, ...(attempts !== undefined ? { attempts } : {}) })
@@ -454,7 +486,9 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
       // Without the reader (the model failed to embed its examples) words alone decide; the memories are still stored.
       resolved.length > 0 && ports.attributeReader ? await ports.attributeReader().catch(() => null) : null,
     )
-    const decided = await decideFacts(accepted, formed, log)
+    const decided = accepted.imported
+      ? { kept: formed, targets: [] }
+      : await decideFacts(accepted, formed, log)
     const memories = decided.kept
 
     const finishedAt = at()

@@ -174,6 +174,61 @@ describe('document pipeline', () => {
     expect(alone.memories[0]?.memory.context).toBeUndefined()
   })
 
+  it('stores an imported memory as given: no extraction, its type, dates and validity, our model’s vector', async () => {
+    const embedder = scriptedEmbedder()
+    const imported: DocumentAccepted = {
+      ...accepted,
+      document: 'Kendra loves Adidas shoes',
+      imported: {
+        format: 'zep',
+        external_id: 'e-1',
+        type: 'preference',
+        confidence: 0.6,
+        created_at: '2025-05-01T09:00:05.000Z',
+        valid_from: '2025-05-01T09:00:00.000Z',
+        valid_to: '2025-06-10T18:20:00.000Z',
+        embedding: { model: 'test/constant', vector: [0, 1, 0] },
+      },
+    }
+    const run = harness(async () => ({ statements: [statement('never asked')] }), {
+      embedder,
+      accepted: imported,
+    })
+    expect((await run.run()).job.status).toBe('completed')
+    expect(run.extractions()).toBe(0)
+    expect(embedder.calls).toBe(0)
+    expect(run.memories).toHaveLength(1)
+    expect(run.memories[0]?.memory).toMatchObject({
+      content: 'Kendra loves Adidas shoes',
+      type: 'preference',
+      confidence: 0.6,
+      created_at: '2025-05-01T09:00:05.000Z',
+      valid_from: '2025-05-01T09:00:00.000Z',
+      valid_to: '2025-06-10T18:20:00.000Z',
+      embedding: { model: 'test/constant', vector: [0, 1, 0] },
+      entities: [],
+    })
+    expect(run.memories[0]?.memory.fact).toBeUndefined()
+
+    // Another model's vector is not comparable with ours: the text is embedded; without a type the categorizer types it.
+    const otherModel = harness(async () => ({ statements: [] }), {
+      embedder,
+      accepted: {
+        ...imported,
+        imported: {
+          format: 'mem0',
+          external_id: 'm-1',
+          embedding: { model: 'openai/text-embedding-3-small', vector: [1, 1, 1] },
+        },
+      },
+    })
+    await otherModel.run()
+    expect(embedder.calls).toBe(1)
+    expect(otherModel.memories[0]?.memory.embedding.vector).toEqual([1, 0, 0])
+    expect(otherModel.memories[0]?.memory.valid_to).toBeNull()
+    expect(otherModel.memories[0]?.memory.valid_from).toBe(accepted.document_created_at)
+  })
+
   it('derives the same memory ids when the same document is processed again', async () => {
     const extract = async () => ({ statements: [statement('Caroline likes tea.')] })
     const first = harness(extract)

@@ -1675,6 +1675,267 @@ class MemoryHistory(BaseModel):
     changes: list[MemoryHistoryChange]
 
 
+class MemoryImportQuery(BaseModel):
+    """
+    Query of POST /v1/memories/import.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    format: Annotated[
+        Literal['memory-service', 'mem0', 'zep'] | None,
+        Field(description='The shape of the records (docs/api/import.md).'),
+    ] = 'memory-service'
+    user_id: Annotated[
+        str | None,
+        Field(
+            description='The user of records that name none (Zep edges never do; mem0 agent memories may not).',
+            max_length=200,
+            min_length=1,
+            pattern='^[^\\u0000-\\u001f\\u007f-\\u009f]+$',
+        ),
+    ] = None
+    customer_id: Annotated[
+        str | None,
+        Field(
+            description='The customer of records that name none.',
+            max_length=200,
+            min_length=1,
+            pattern='^[^\\u0000-\\u001f\\u007f-\\u009f]+$',
+        ),
+    ] = None
+
+
+class MemoryImportRecord(BaseModel):
+    """
+    One memory to import, in the shape of the `format` the request names (docs/api/import.md). memory-service: `id` (or `external_id`), `content`, and optionally `type`, `confidence`, `user_id`, `customer_id`, `created_at`, `valid_from`, `valid_to`, `metadata`, `embedding` {model, vector}. mem0: an item of get_all / GET /v1/memories (`id`, `memory`, `user_id`, `agent_id`, `app_id`, `run_id` or `session_id`, `metadata`, `categories`, `created_at`, `updated_at`, `expiration_date`, `replaced_by`), a schema export item or an OpenMemory line (`content`). zep: an entity edge (`uuid`, `fact`, `name`, `valid_at`, `invalid_at`, `expired_at`, `created_at`, node uuids and names, `episodes`), a v2 fact (`content`) or a message (`uuid`, `role`, `content`). Each record is checked on its own: one that does not fit is reported in `errors` and the others are imported.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+    )
+
+
+class MemoryImportRequestMemoryImportRequest(RootModel[list[MemoryImportRecord]]):
+    root: Annotated[
+        list[MemoryImportRecord],
+        Field(
+            description='The records.',
+            examples=[
+                {
+                    'records': [
+                        {
+                            'id': 'crm-note-8812',
+                            'content': 'Prefers invoices in EUR, sent on the first business day',
+                            'type': 'preference',
+                            'user_id': 'user_42',
+                            'created_at': '2025-03-04T09:30:00Z',
+                        }
+                    ]
+                },
+                {
+                    'count': 1,
+                    'next': None,
+                    'previous': None,
+                    'results': [
+                        {
+                            'id': 'a6e1d9c2-3b1f-4c55-9a0e-2f1d7b8c4e11',
+                            'memory': 'Alex prefers vegetarian restaurants',
+                            'user_id': 'alex',
+                            'metadata': {'source': 'chat'},
+                            'categories': ['food', 'user_preferences'],
+                            'created_at': '2024-07-05T15:30:00Z',
+                            'updated_at': '2024-07-05T15:30:00Z',
+                        }
+                    ],
+                },
+                [
+                    {
+                        'uuid': 'e1a0c3f2-1111-4b6a-9d1e-000000000001',
+                        'name': 'LOVES',
+                        'fact': 'Kendra loves Adidas shoes',
+                        'source_node_uuid': 'n-kendra',
+                        'target_node_uuid': 'n-adidas',
+                        'created_at': '2025-05-01T09:00:05Z',
+                        'valid_at': '2025-05-01T09:00:00Z',
+                        'invalid_at': '2025-06-10T18:20:00Z',
+                        'expired_at': '2025-06-10T18:20:07Z',
+                    }
+                ],
+            ],
+            max_length=1000,
+            min_length=1,
+            title='MemoryImportRequest',
+        ),
+    ]
+
+
+class MemoryImportRequestMemoryImportRequest1(BaseModel):
+    """
+    An envelope; other keys (count, next, previous, context…) are ignored. Exactly one of the record lists.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    records: Annotated[
+        list[MemoryImportRecord] | None,
+        Field(description='The records.', max_length=1000, min_length=1),
+    ] = None
+    results: Annotated[
+        list[MemoryImportRecord] | None,
+        Field(
+            description='mem0 get_all / GET /v1/memories / POST /v3/memories.',
+            max_length=1000,
+            min_length=1,
+        ),
+    ] = None
+    memories: Annotated[
+        list[MemoryImportRecord] | None,
+        Field(
+            description="mem0's memory export with a list schema.",
+            max_length=1000,
+            min_length=1,
+        ),
+    ] = None
+    edges: Annotated[
+        list[MemoryImportRecord] | None,
+        Field(
+            description="Zep's entity edges (facts) of a user graph.",
+            max_length=1000,
+            min_length=1,
+        ),
+    ] = None
+    relevant_facts: Annotated[
+        list[MemoryImportRecord] | None,
+        Field(
+            description="Zep v2 facts of a session's memory.",
+            max_length=1000,
+            min_length=1,
+        ),
+    ] = None
+    messages: Annotated[
+        list[MemoryImportRecord] | None,
+        Field(
+            description='Zep messages (stored as episodes).',
+            max_length=1000,
+            min_length=1,
+        ),
+    ] = None
+
+
+class MemoryImportRequest(
+    RootModel[
+        MemoryImportRequestMemoryImportRequest | MemoryImportRequestMemoryImportRequest1
+    ]
+):
+    root: Annotated[
+        MemoryImportRequestMemoryImportRequest
+        | MemoryImportRequestMemoryImportRequest1,
+        Field(
+            description='Body of POST /v1/memories/import sent as JSON: up to 1 000 records as a list, or in an envelope: `records`, or the key the source system returns them under (mem0 `results` or `memories`; Zep `edges`, `relevant_facts` or `messages`). Sent as application/x-ndjson, the body is one record per line.',
+            examples=[
+                {
+                    'records': [
+                        {
+                            'id': 'crm-note-8812',
+                            'content': 'Prefers invoices in EUR, sent on the first business day',
+                            'type': 'preference',
+                            'user_id': 'user_42',
+                            'created_at': '2025-03-04T09:30:00Z',
+                        }
+                    ]
+                },
+                {
+                    'count': 1,
+                    'next': None,
+                    'previous': None,
+                    'results': [
+                        {
+                            'id': 'a6e1d9c2-3b1f-4c55-9a0e-2f1d7b8c4e11',
+                            'memory': 'Alex prefers vegetarian restaurants',
+                            'user_id': 'alex',
+                            'metadata': {'source': 'chat'},
+                            'categories': ['food', 'user_preferences'],
+                            'created_at': '2024-07-05T15:30:00Z',
+                            'updated_at': '2024-07-05T15:30:00Z',
+                        }
+                    ],
+                },
+                [
+                    {
+                        'uuid': 'e1a0c3f2-1111-4b6a-9d1e-000000000001',
+                        'name': 'LOVES',
+                        'fact': 'Kendra loves Adidas shoes',
+                        'source_node_uuid': 'n-kendra',
+                        'target_node_uuid': 'n-adidas',
+                        'created_at': '2025-05-01T09:00:05Z',
+                        'valid_at': '2025-05-01T09:00:00Z',
+                        'invalid_at': '2025-06-10T18:20:00Z',
+                        'expired_at': '2025-06-10T18:20:07Z',
+                    }
+                ],
+            ],
+            title='MemoryImportRequest',
+        ),
+    ]
+
+
+class MemoryImportResponseResult(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    index: Annotated[int, Field(ge=0)]
+    external_id: Annotated[
+        str,
+        Field(
+            description="The record's id in its source; importing it again is a no-op."
+        ),
+    ]
+    ingestion_id: Annotated[
+        str,
+        Field(description='Its ingestion job: GET /v1/memories/{ingestion_id}/status.'),
+    ]
+    memory_id: Annotated[
+        str,
+        Field(description='The memory it becomes, readable once the job completes.'),
+    ]
+    status: Literal['queued', 'duplicate']
+
+
+class MemoryImportResponseSkippedItem(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    index: Annotated[int, Field(ge=0)]
+    external_id: str
+    reason: str
+
+
+class MemoryImportResponseError(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    index: Annotated[int, Field(ge=0)]
+    code: Literal['INVALID_INPUT', 'SERVICE_UNAVAILABLE']
+    message: str
+    details: dict[str, Any]
+
+
+class MemoryImportResponse(BaseModel):
+    """
+    One entry per record, by its index: imported (queued for storage, or imported before: `duplicate`), skipped (the source marks it deleted), or refused with the spec's error body.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    results: list[MemoryImportResponseResult]
+    skipped: list[MemoryImportResponseSkippedItem]
+    errors: list[MemoryImportResponseError]
+
+
 class MemoryList(BaseModel):
     """
     One page of the instance's memories, newest first.

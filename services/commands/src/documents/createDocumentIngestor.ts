@@ -29,7 +29,7 @@ export interface DocumentIngestor {
    */
   ingest(
     scope: { instanceId: string; clientId: string },
-    documents: Document[],
+    documents: (Document & Pick<DocumentAccepted, 'imported'>)[],
     correlationId: string,
   ): Promise<IngestOutcome[]>
 }

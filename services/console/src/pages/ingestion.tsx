@@ -3,6 +3,7 @@ import type { IngestionJobList, IngestionStatus } from '@memory-service/contract
 import type { Api } from '../api.js'
 import type { Route } from '../main.js'
 import { ErrorNotice, Field, Progress, Table, useLoad } from '../components.js'
+import { ImportMemories } from './importMemories.js'
 
 const statuses = ['', 'queued', 'processing', 'completed', 'failed', 'partial_success'] as const
 const stages = ['extraction', 'categorization', 'entity_resolution', 'storage'] as const
@@ -178,6 +179,7 @@ function JobList(props: { api: Api; state: ListState; onChange: (state: ListStat
           </div>
         </>
       ) : null}
+      <ImportMemories api={api} />
     </>
   )
 }

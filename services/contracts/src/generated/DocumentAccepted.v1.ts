@@ -38,4 +38,20 @@ export interface DocumentAccepted {
     before: string
     after: string
   }
+  /**
+   * Present when the document is a memory imported as given (POST /v1/memories/import): the pipeline stores its text as one memory, without extraction, with these fields instead of what extraction would decide. Absent from records written before it existed.
+   */
+  imported?: {
+    format: 'memory-service' | 'mem0' | 'zep'
+    external_id: string
+    type?: 'fact' | 'preference' | 'episode' | 'emotion' | 'temporal_event'
+    confidence?: number
+    created_at?: string
+    valid_from?: string
+    valid_to?: string
+    embedding?: {
+      model: string
+      vector: number[]
+    }
+  }
 }

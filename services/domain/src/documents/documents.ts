@@ -74,7 +74,7 @@ export function validateDocument(raw: unknown): { document: Document } | { field
 }
 
 export function toDocumentAccepted(
-  document: Document,
+  document: Document & Pick<DocumentAccepted, 'imported'>,
   context: {
     ingestionId: string
     instanceId: string
@@ -99,6 +99,7 @@ export function toDocumentAccepted(
     metadata: document.metadata ?? {},
     accepted_at: context.acceptedAt,
     ...(context.conversation ? { context: context.conversation } : {}),
+    ...(document.imported ? { imported: document.imported } : {}),
   }
 }
 

@@ -1,6 +1,6 @@
 import { metadataLimits } from '../documents/documents.js'
 import { entityKey } from '../extraction/entityNames.js'
-import { isStorableDateTime } from '../timestamps.js'
+import { utcInstantOf } from '../timestamps.js'
 
 /**
  * The filter language of memory search and list (docs/filters.md). A filter object is the AND of its keys; a key
@@ -140,22 +140,6 @@ const isScalar = (value: unknown): value is FilterScalar =>
   (typeof value === 'number' && Number.isFinite(value))
 
 /**
- * A date operand as the instant the stores compare (UTC ISO form), or null: a storable date-time or a calendar date,
- * within years 0000–9999 once in UTC (an offset can move year 0000 to -000001, which Elasticsearch refuses).
- */
-function dateOperand(value: unknown): string | null {
-  if (typeof value !== 'string') return null
-  let instant: string | null = null
-  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
-    const day = new Date(`${value}T00:00:00Z`)
-    instant = !Number.isNaN(day.getTime()) && day.toISOString().startsWith(value) ? day.toISOString() : null
-  } else if (isStorableDateTime(value)) {
-    instant = new Date(value).toISOString()
-  }
-  return instant !== null && /^\d{4}-/.test(instant) ? instant : null
-}
-
-/**
  * Parses a filter as the API receives it. Answers the filter (null when it is empty), or the first problem as a
  * field-level message: the path names the key at fault (`filters.or.1.metadata.price.gt`).
  */
@@ -187,7 +171,7 @@ export function parseMemoryFilter(
         return kind === 'name' ? entityKey(text) : text
       }
       case 'date': {
-        const instant = dateOperand(value)
+        const instant = utcInstantOf(value)
         if (instant === null)
           throw new FilterProblem(at, 'must be a date-time (RFC 3339) or a date (YYYY-MM-DD)')
         return instant
@@ -236,7 +220,7 @@ export function parseMemoryFilter(
             throw new FilterProblem(at, 'must be a number')
           return { op, value, as: 'number' }
         }
-        const instant = dateOperand(value)
+        const instant = utcInstantOf(value)
         if (instant === null) {
           throw new FilterProblem(
             at,
@@ -410,7 +394,7 @@ export function typedMetadataValues(metadata: Record<string, unknown> | undefine
   const visit = (value: unknown, path: string): void => {
     if (typeof value === 'number' && Number.isFinite(value)) values.push({ path, number: value })
     else if (typeof value === 'string') {
-      const instant = dateOperand(value)
+      const instant = utcInstantOf(value)
       values.push(instant === null ? { path, text: value } : { path, text: value, date: instant })
     } else if (Array.isArray(value)) for (const item of value) visit(item, path)
     else if (isPlainObject(value))

@@ -6,6 +6,7 @@ import { errorResponse } from '../http/openApiResponses.js'
 import { checkPageDepth, pageDepthDescription } from '../http/limits.js'
 import { filterJsonOf, filterOf } from './memoryFilters.js'
 import { registerMemoryBulkRoutes } from './memoryBulkRoutes.js'
+import { registerMemoryImportRoutes } from './memoryImportRoutes.js'
 import {
   AppError,
   invalidInput,
@@ -216,6 +217,7 @@ export function registerMemoryRoutes(app: FastifyInstance, deps: MemoryRouteDepe
   registerMemorySearchRoute(app, deps.search)
   registerMemoryResourceRoutes(app, deps.memories)
   registerMemoryBulkRoutes(app, deps.memories)
+  registerMemoryImportRoutes(app, { documents })
 }
 
 function registerMemorySearchRoute(

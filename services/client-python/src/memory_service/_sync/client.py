@@ -223,6 +223,28 @@ class Memories(_Routes):
         response = self._client._send("POST", "/v1/memories/bulk-delete", body=body, idempotent=True)
         return parse(models.MemoryBulkResponse, response)
 
+    def import_memories(
+        self,
+        records: Sequence[Fields] | Mapping[str, Any],
+        *,
+        format: str = "memory-service",
+        user_id: str | None = None,
+        customer_id: str | None = None,
+    ) -> models.MemoryImportResponse:
+        """Up to 1 000 memories stored as given (docs/api/import.md): records in our format or as mem0 or Zep return
+        theirs (`format="mem0"` / `"zep"`), as a list or in their envelope (`{"results": [...]}`). Safe to retry:
+        each record is imported once, by its source id."""
+        query = {"format": format, "user_id": user_id, "customer_id": customer_id}
+        body = dict(records) if isinstance(records, Mapping) else [fields_of(record, {}) for record in records]
+        response = self._client._send(
+            "POST",
+            "/v1/memories/import",
+            query={key: value for key, value in query.items() if value is not None},
+            body=body,
+            idempotent=True,
+        )
+        return parse(models.MemoryImportResponse, response)
+
 
 class Events(_Routes):
     def send(self, events: Sequence[Fields]) -> models.EventBatchResponse:
