@@ -51,7 +51,7 @@ afterAll(async () => {
 describe('memory import', () => {
   it('imports a mem0 get_all page as given, finds it by search, and a repeat imports nothing twice', async () => {
     const page = JSON.parse(fixture('mem0-platform-v3-list.json')) as Record<string, unknown>
-    const first = await client.memories.import(page as never, { format: 'mem0' })
+    const first = await client.memories.import(page, { format: 'mem0' })
     expect(first.errors).toEqual([])
     expect(first.results.map((result) => [result.index, result.status])).toEqual([
       [0, 'queued'],
@@ -86,7 +86,7 @@ describe('memory import', () => {
       ids.get('5d0c1e7a-8f2b-4a9d-b6e3-71c4f09a2d58'),
     )
 
-    const again = await client.memories.import(page as never, { format: 'mem0' })
+    const again = await client.memories.import(page, { format: 'mem0' })
     expect(again.results.map((result) => [result.status, result.ingestion_id])).toEqual(
       first.results.map((result) => ['duplicate', result.ingestion_id]),
     )
@@ -167,7 +167,7 @@ describe('memory import', () => {
     expect((await refusal(client.memories.import(tooMany as never))).details).toEqual({
       fields: { body: expect.stringMatching(/1000/) },
     })
-    expect((await refusal(client.memories.import({ count: 0 } as never))).code).toBe('INVALID_INPUT')
+    expect((await refusal(client.memories.import({ count: 0 }))).code).toBe('INVALID_INPUT')
     expect(
       (await refusal(client.memories.import([{ id: 'a', content: 'b' }], { format: 'letta' as never }))).code,
     ).toBe('INVALID_INPUT')
