@@ -124,8 +124,11 @@ describe('memory import', () => {
       return answer.results.some((result) => result.id === puma) ? answer : undefined
     })
     expect(now.results.map((result) => result.id)).not.toContain(adidas)
-    const inMay = await client.memories.search({ ...question, as_of: '2025-05-15T00:00:00Z' })
-    expect(inMay.results.map((result) => result.id)).toContain(adidas)
+    // Each memory is searchable once the index has refreshed after its projection (within a second).
+    const inMay = await eventually(async () => {
+      const answer = await client.memories.search({ ...question, as_of: '2025-05-15T00:00:00Z' })
+      return answer.results.some((result) => result.id === adidas) ? answer : undefined
+    })
     expect(inMay.results.map((result) => result.id)).not.toContain(puma)
   })
 

@@ -212,7 +212,7 @@ export function importedRecordOf(
   format: ImportFormat,
   raw: unknown,
   index: number,
-  defaults: { userId?: string; customerId?: string } = {},
+  defaults: { userId?: string; customerId?: string; now?: () => Date } = {},
 ): ImportedRecord {
   const at = (key: string) => `records.${String(index)}.${key}`
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
@@ -255,9 +255,14 @@ export function importedRecordOf(
       fields[at(dateKeys[field])] = 'must be a date-time (RFC 3339) or a date (YYYY-MM-DD)'
     else instants[field] = instant
   }
-  const validFrom = instants.valid_from ?? instants.created_at
-  if (validFrom && instants.valid_to && instants.valid_to < validFrom)
+  if (instants.valid_from && instants.valid_to && instants.valid_to < instants.valid_from)
     fields[at(dateKeys.valid_to)] = 'must not be before the memory became valid'
+  // A record that says when it stopped holding but not since when (Zep records facts after they ended, mem0 memories
+  // replaced before this import): without a start of its own the memory would start when it was created, or now,
+  // after its end. It is stored as already ended, valid at no moment: its start is unknown.
+  const defaultStart = instants.created_at ?? (defaults.now ?? (() => new Date()))().toISOString()
+  if (!instants.valid_from && instants.valid_to && instants.valid_to < defaultStart)
+    instants.valid_from = instants.valid_to
   if (
     mapped.metadata !== undefined &&
     (typeof mapped.metadata !== 'object' || Array.isArray(mapped.metadata))

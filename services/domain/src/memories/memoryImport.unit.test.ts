@@ -165,6 +165,46 @@ describe('memory import: our format and refusals', () => {
     })
   })
 
+  it('stores a record that ended, with no start of its own, as valid at no moment', () => {
+    const now = () => new Date('2026-11-29T12:00:00Z')
+    const ended = documentOf(
+      importedRecordOf(
+        'memory-service',
+        { id: 'e', content: 'Worked at Globex', valid_to: '2025-06-30' },
+        0,
+        {
+          now,
+        },
+      ),
+    )
+    expect(ended.imported).toMatchObject({
+      valid_from: '2025-06-30T00:00:00.000Z',
+      valid_to: '2025-06-30T00:00:00.000Z',
+    })
+    // Zep recorded the fact after it ended (created_at after invalid_at, no valid_at).
+    const late = documentOf(
+      importedRecordOf(
+        'zep',
+        {
+          uuid: 'z',
+          fact: 'Kendra lived in Austin',
+          created_at: '2025-07-01T00:00:00Z',
+          invalid_at: '2025-06-01',
+        },
+        0,
+        { now },
+      ),
+    )
+    expect(late.imported.valid_from).toBe('2025-06-01T00:00:00.000Z')
+    // One that ends after its creation starts at its creation, as every memory does.
+    const current = documentOf(
+      importedRecordOf('memory-service', { id: 'c', content: 'Lives in Porto', valid_to: '2027-01-01' }, 0, {
+        now,
+      }),
+    )
+    expect(current.imported).not.toHaveProperty('valid_from')
+  })
+
   it('reports each problem under the record’s own key', () => {
     expect(importedRecordOf('mem0', { memory: 'no id' }, 3)).toEqual({
       fields: { 'records.3.id': expect.stringMatching(/required/) },
