@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from datetime import datetime, timedelta, timezone
 
@@ -128,6 +129,15 @@ def test_import_of_mem0_records_is_stored_as_given_and_once(client: MemoryClient
     assert [result.status for result in again.results] == ["duplicate"]
     refused = client.memories.import_memories([{"id": "x", "content": ""}])
     assert [error.code for error in refused.errors] == ["INVALID_INPUT"]
+    # An export counts what the index shows, once it has refreshed (within a second).
+    export = eventually(
+        lambda: made if (made := client.memories.create_export(user_id=user, include_history=False)).matched else None
+    )
+    assert (export.matched, export.status) == (1, "ready")
+    assert client.memories.get_export(export.export_id).export_id == export.export_id
+    lines = client.memories.download_export(export.export_id).splitlines()
+    assert [json.loads(line)["content"] for line in lines] == ["Prefers window seats on long flights"]
+    assert client.memories.download_export(export.export_id, after=json.loads(lines[-1])["id"]) == ""
 
 
 def test_events_transcripts_context_and_compaction(client: MemoryClient) -> None:

@@ -36,8 +36,11 @@ import type {
   MemoryHistory,
   MemoryList,
   MemoryBulkDeleteRequest,
+  MemoryExport,
+  MemoryExportDownloadQuery,
+  MemoryExportRequest,
   MemoryImportQuery,
-  MemoryImportRequest,
+  MemoryImportRecord,
   MemoryImportResponse,
   MemoryBulkResponse,
   MemoryBulkUpdateRequest,
@@ -103,6 +106,8 @@ interface RequestOptions {
   /** Whether repeating the request after a connection failure is safe. */
   idempotent?: boolean
   accept?: number[]
+  /** The answer's text as it came (JSON Lines, say), not parsed. */
+  raw?: boolean
 }
 
 const encodeQuery = (query: Query | undefined): string => {
@@ -202,7 +207,7 @@ export function createMemoryClient(options: MemoryClientOptions = {}) {
       } catch {
         // Not the service's JSON (a proxy's error page): the status alone says what happened.
       }
-      if ((request.accept ?? [200, 201]).includes(response.status)) return parsed as T
+      if ((request.accept ?? [200, 201]).includes(response.status)) return (request.raw ? text : parsed) as T
       const retryAfter = parseRetryAfter(response.headers.get('retry-after'))
       if (isRetryableStatus(response.status) && attempt < policy.maxAttempts) {
         const delayMs = retryDelayMs(attempt, retryAfter, policy)
@@ -282,8 +287,22 @@ export function createMemoryClient(options: MemoryClientOptions = {}) {
        * Up to 1 000 memories stored as given (docs/api/import.md): records in our format or as mem0 or Zep return
        * theirs (a list, or their envelope). Safe to retry: each record is imported once, by its source id.
        */
-      import: (records: MemoryImportRequest, query: MemoryImportQuery = {}) =>
+      import: (records: MemoryImportRecord[] | Record<string, unknown>, query: MemoryImportQuery = {}) =>
         post<MemoryImportResponse>('/v1/memories/import', records, { query: { ...query }, idempotent: true }),
+      /** Exports (docs/api/export.md): what an export takes is fixed when it is created; its lines are read as downloaded. */
+      exports: {
+        create: (body: MemoryExportRequest = {}) => post<MemoryExport>('/v1/memories/exports', body),
+        get: (exportId: string) => get<MemoryExport>(`/v1/memories/exports/${segment(exportId)}`),
+        /**
+         * The export's JSON Lines, one memory per line in id order; after a cut download, pass the last complete line's
+         * id as `after` for the rest. Each line imports back as it is (`import(lines, {format: 'memory-service'})`).
+         */
+        download: (exportId: string, query: MemoryExportDownloadQuery = {}) =>
+          request<string>('GET', `/v1/memories/exports/${segment(exportId)}/download`, {
+            query: { ...query },
+            raw: true,
+          }),
+      },
     },
 
     events: {

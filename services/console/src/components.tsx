@@ -58,6 +58,15 @@ export function ErrorNotice(props: { error: unknown }) {
   )
 }
 
+/** Hands a downloaded file to the browser, as a link the user clicked would. */
+export function saveBlob(blob: Blob, fileName: string): void {
+  const link = document.createElement('a')
+  link.href = URL.createObjectURL(blob)
+  link.download = fileName
+  link.click()
+  setTimeout(() => URL.revokeObjectURL(link.href), 10_000)
+}
+
 /** What an action did, announced to screen readers (a polite live region). */
 export function Done(props: { message: string | undefined }) {
   if (!props.message) return null

@@ -86,6 +86,8 @@ export const MEMORY_CHANGES_INDEX = deployment.index('mem-memory-changes-v1')
 export const IDEMPOTENCY_INDEX = deployment.index('mem-idempotency-v1')
 /** Cluster-wide leases (one rebuild of a projection at a time across every process). */
 export const LEASES_INDEX = deployment.index('mem-leases-v1')
+/** Memory exports by export id: what each takes, and when it was taken (GET /v1/memories/exports/{id}). */
+export const MEMORY_EXPORTS_INDEX = deployment.index('mem-memory-exports-v1')
 /** Webhook deliveries by delivery id (derived from webhook and source event), with their attempts. */
 export const WEBHOOK_DELIVERIES_INDEX = deployment.index('mem-webhook-deliveries-v1')
 

@@ -58,6 +58,7 @@ import {
   createDeliveryStore,
   createMemorySearch,
   createMemoryStore,
+  createMemoryExports,
   createMemoryHistory,
   createIngestionJobs,
   type AnalyticsReports,
@@ -164,6 +165,10 @@ export async function startGatewayService(
   const jobs = createIngestionJobs(engines.elasticsearch)
   const memoryStore = createMemoryStore(engines.elasticsearch)
   const memoryHistory = createMemoryHistory(engines.elasticsearch)
+  const memoryExports = createMemoryExports(engines.elasticsearch, {
+    store: memoryStore,
+    history: memoryHistory,
+  })
   const partitionReader = createPartitionReader(engines.kafka)
   runtime.onClose(() => partitionReader.close())
   const memorySearch = createMemorySearch({
@@ -184,6 +189,7 @@ export async function startGatewayService(
       memories: {
         store: memoryStore,
         history: memoryHistory,
+        exports: memoryExports,
         editor: createMemoryEditor({
           store: memoryStore,
           producer,
@@ -239,6 +245,7 @@ export async function startGatewayService(
         producer,
         conversations: conversationStore,
         history: memoryHistory,
+        exports: memoryExports,
         logger,
       }),
       webhooks: createWebhookCommands({

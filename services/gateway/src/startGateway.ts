@@ -4,7 +4,12 @@ import { checkDependencies, exposeConsumerLag, type Engines, type Logger } from 
 import { createConsumerLagReader, type ControlPlane, type EventRecorder } from '@memory-service/log'
 import { type ServiceConfig } from '@memory-service/contracts'
 import { type TenancyCommands, type DocumentIngestor, type MemoryEditor } from '@memory-service/commands'
-import { type IngestionJobs, type MemoryHistory, type MemoryStore } from '@memory-service/read-models'
+import {
+  type IngestionJobs,
+  type MemoryExports,
+  type MemoryHistory,
+  type MemoryStore,
+} from '@memory-service/read-models'
 import { buildApp, type AppDependencies } from './app.js'
 import { startGrpcServer } from './grpc/grpcServer.js'
 import { createRateLimiter } from './http/rateLimiter.js'
@@ -23,7 +28,7 @@ export interface GatewayDependencies {
   events: EventRecorder
   documents: DocumentIngestor
   jobs: IngestionJobs
-  memories: { store: MemoryStore; editor: MemoryEditor; history: MemoryHistory }
+  memories: { store: MemoryStore; editor: MemoryEditor; history: MemoryHistory; exports: MemoryExports }
   search: AppDependencies['search']
   analytics: AppDependencies['analytics']
   configs: AppDependencies['configs']

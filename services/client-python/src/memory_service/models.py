@@ -1526,6 +1526,23 @@ class MemoryBulkUpdateRequestSet(BaseModel):
     ] = None
 
 
+class MemoryExportDownloadQuery(BaseModel):
+    """
+    Query of GET /v1/memories/exports/{export_id}/download.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    after: Annotated[
+        str | None,
+        Field(
+            description='Resume after this memory id: the id of the last complete line received. Lines come in id order.',
+            max_length=64,
+        ),
+    ] = None
+
+
 class MemoryFilterEntityId(RootModel[str]):
     root: Annotated[str, Field(max_length=64, pattern='^ent_[0-9a-f]+$')]
 
@@ -2989,5 +3006,72 @@ class MemoryBulkUpdateRequest(BaseModel):
             description='With filters (required unless dry_run): the count a dry run answered. When the filter matches another number now, nothing changes and the answer is 409 BULK_COUNT_MISMATCH.',
             ge=0,
             le=1000,
+        ),
+    ] = None
+
+
+class MemoryExport(BaseModel):
+    """
+    An export: what it takes and the moment it was taken. Its lines are read when downloaded (GET /v1/memories/exports/{export_id}/download), resumable from any memory id.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    export_id: Annotated[str, Field(pattern='^exp_[0-9a-f]{24}$')]
+    format: Literal['jsonl']
+    status: Annotated[
+        Literal['ready'],
+        Field(
+            description='An export is ready at once: its lines are read as they are downloaded.'
+        ),
+    ]
+    user_id: str | None = None
+    customer_id: str | None = None
+    filters: MemoryFilter | None = None
+    include_history: bool
+    as_of: Annotated[
+        AwareDatetime,
+        Field(description='Memories created after this moment are not in the export.'),
+    ]
+    created_at: AwareDatetime
+    matched: Annotated[
+        int,
+        Field(
+            description='How many memories matched when the export was created.', ge=0
+        ),
+    ]
+    download: Annotated[str, Field(description='The path of its download.')]
+
+
+class MemoryExportRequest(BaseModel):
+    """
+    Body of POST /v1/memories/exports (docs/api/export.md): which memories an export takes. Without user_id it spans the instance's users, and the key also needs instances:read.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    user_id: Annotated[
+        str | None,
+        Field(description="Only this user's memories.", max_length=256, min_length=1),
+    ] = None
+    customer_id: Annotated[
+        str | None,
+        Field(
+            description="Only this customer's memories.", max_length=256, min_length=1
+        ),
+    ] = None
+    filters: MemoryFilter | None = None
+    include_history: Annotated[
+        bool | None,
+        Field(
+            description="Each memory's changes go with it (`history`, oldest first). True when absent."
+        ),
+    ] = None
+    format: Annotated[
+        Literal['jsonl'] | None,
+        Field(
+            description='JSON Lines, one memory per line (the only format so far). jsonl when absent.'
         ),
     ] = None

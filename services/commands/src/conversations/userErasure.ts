@@ -4,7 +4,7 @@ import type { MemoryChanged, UserDataErased, UserErasureReceipt } from '@memory-
 import type { EventProducer } from '@memory-service/log'
 import type { Logger } from '@memory-service/engines'
 import { MEMORIES_ALIAS, MEMORIES_TOPIC, MEMORY_SUBJECT } from '@memory-service/domain'
-import type { MemoryHistory, StoredMemory } from '@memory-service/read-models'
+import type { MemoryExports, MemoryHistory, StoredMemory } from '@memory-service/read-models'
 import { activeGraphGeneration, derivedFields } from '@memory-service/read-models'
 import type { Keyring, Neo4jStore } from '@memory-service/engines'
 import { conversationKey } from '@memory-service/domain'
@@ -52,6 +52,8 @@ export function createUserErasure(deps: {
   conversations: ConversationStore
   /** The memories' histories: an erased user leaves none, not even of memories deleted before. */
   history: MemoryHistory
+  /** The user's exports: they name the user and how the user's memories were chosen. */
+  exports: Pick<MemoryExports, 'eraseUser'>
   logger: Logger
   now?: () => Date
 }) {
@@ -208,6 +210,7 @@ export function createUserErasure(deps: {
       // The persistence writer does the same from the event; doing it here too means they are gone on return.
       const removedNow = await deps.conversations.eraseUser(erased)
       await deps.history.eraseUser(instanceId, userId)
+      await deps.exports.eraseUser(instanceId, userId)
       const removedConversations = {
         turns: Math.max(conversationsBefore.turns, removedNow.turns),
         conversations: Math.max(conversationsBefore.conversations, removedNow.conversations),

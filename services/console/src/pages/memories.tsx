@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks'
 import type {
   Memory,
   MemoryBulkResponse,
+  MemoryExport,
   MemoryFilter,
   MemoryHistory,
   MemorySearchRequest,
@@ -9,7 +10,7 @@ import type {
 } from '@memory-service/contracts'
 import type { Api } from '../api.js'
 import type { Route } from '../main.js'
-import { Confirm, Done, ErrorNotice, Field, Table, useLoad } from '../components.js'
+import { Confirm, Done, ErrorNotice, Field, saveBlob, Table, useLoad } from '../components.js'
 import { formatNumber } from '../format.js'
 
 const memoryTypes = ['fact', 'preference', 'episode', 'emotion', 'temporal_event'] as const
@@ -101,6 +102,29 @@ function SearchPlayground(props: { api: Api }) {
       setBulk({
         busy: false,
         done: `Deleted ${String(done.summary.deleted)} of ${String(done.matched)} (${String(done.summary.failed)} failed).`,
+      })
+    } catch (error) {
+      setBulk({ busy: false, error })
+    }
+  }
+  /** An export of what the scope and the filter take (the query does not apply), downloaded as JSON Lines. */
+  const exportMatching = async () => {
+    const filters = filtersOfForm()
+    if (filters instanceof Error) {
+      setBulk({ busy: false, error: filters })
+      return
+    }
+    setBulk({ busy: true })
+    try {
+      const made = await api.send<MemoryExport>('POST', '/v1/memories/exports', {
+        ...scopeOfForm(),
+        ...(filters ? { filters } : {}),
+      })
+      const { blob, fileName } = await api.download(made.download)
+      saveBlob(blob, fileName)
+      setBulk({
+        busy: false,
+        done: `Exported ${String(made.matched)} memories: ${fileName} (${formatNumber(blob.size)} bytes).`,
       })
     } catch (error) {
       setBulk({ busy: false, error })
@@ -211,6 +235,9 @@ function SearchPlayground(props: { api: Api }) {
         </fieldset>
         <button type="submit" disabled={answer.busy}>
           {answer.busy ? 'Searching…' : 'Search'}
+        </button>
+        <button type="button" disabled={bulk.busy} onClick={() => void exportMatching()}>
+          Export matching
         </button>
         {api.can('memories:write') ? (
           <button type="button" disabled={bulk.busy} onClick={() => void countForDeletion()}>

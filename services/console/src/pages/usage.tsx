@@ -7,7 +7,7 @@ import type {
 import type { Api } from '../api.js'
 import type { Route } from '../main.js'
 import { TimeChart } from '../charts.js'
-import { Done, ErrorNotice, Field, Table, useLoad } from '../components.js'
+import { Done, ErrorNotice, Field, saveBlob, Table, useLoad } from '../components.js'
 import {
   bucketFor,
   formatMs,
@@ -55,14 +55,6 @@ function rangeOf(preset: keyof typeof presets): Range {
     end: new Date(end).toISOString(),
     bucket: bucketFor(start, end),
   }
-}
-
-const saveBlob = (blob: Blob, fileName: string) => {
-  const link = document.createElement('a')
-  link.href = URL.createObjectURL(blob)
-  link.download = fileName
-  link.click()
-  setTimeout(() => URL.revokeObjectURL(link.href), 10_000)
 }
 
 export function UsagePage(props: { api: Api; route: Route }) {

@@ -7,6 +7,7 @@ import { checkPageDepth, pageDepthDescription } from '../http/limits.js'
 import { filterJsonOf, filterOf } from './memoryFilters.js'
 import { registerMemoryBulkRoutes } from './memoryBulkRoutes.js'
 import { registerMemoryImportRoutes } from './memoryImportRoutes.js'
+import { registerMemoryExportRoutes } from './memoryExportRoutes.js'
 import {
   AppError,
   invalidInput,
@@ -37,6 +38,8 @@ import {
 import { type DocumentIngestor, type MemoryEditor } from '@memory-service/commands'
 import {
   type IngestionJobs,
+  historyChangesOf,
+  type MemoryExports,
   type MemoryHistory,
   type MemoryStore,
   type MemorySearch,
@@ -48,7 +51,7 @@ import { type OutgoingEvent } from '@memory-service/domain'
 export interface MemoryRouteDependencies {
   documents: DocumentIngestor
   jobs: IngestionJobs
-  memories: { store: MemoryStore; editor: MemoryEditor; history: MemoryHistory }
+  memories: { store: MemoryStore; editor: MemoryEditor; history: MemoryHistory; exports: MemoryExports }
   search: {
     memories: MemorySearch
     /** The instance's retrieval settings (its active configuration): defaults and whether the graph is asked. */
@@ -218,6 +221,7 @@ export function registerMemoryRoutes(app: FastifyInstance, deps: MemoryRouteDepe
   registerMemoryResourceRoutes(app, deps.memories)
   registerMemoryBulkRoutes(app, deps.memories)
   registerMemoryImportRoutes(app, { documents })
+  registerMemoryExportRoutes(app, deps.memories)
 }
 
 function registerMemorySearchRoute(
@@ -398,17 +402,7 @@ function registerMemoryResourceRoutes(
       }
       return {
         memory_id: memoryId,
-        changes: entries.map((entry) => ({
-          version: entry.version,
-          change: entry.change,
-          changed_at: entry.changed_at,
-          cause: entry.cause,
-          correlation_id: entry.correlation_id,
-          content: entry.content,
-          valid_from: entry.valid_from,
-          valid_to: entry.valid_to,
-          superseded_by: entry.superseded_by,
-        })),
+        changes: historyChangesOf(entries),
       }
     },
   )

@@ -1,4 +1,5 @@
 import type { Client } from '@elastic/elasticsearch'
+import type { estypes } from '@elastic/elasticsearch'
 import type { MemoryChanged } from '@memory-service/contracts'
 import { MEMORY_CHANGES_INDEX, validityOf } from '@memory-service/domain'
 import type { ConsumedEvent } from '@memory-service/log'
@@ -103,6 +104,8 @@ export interface MemoryHistory {
   memoryIdsOfUser(instanceId: string, userId: string): Promise<string[]>
   /** Removes every row of the user's memories (an erasure leaves no history). */
   eraseUser(instanceId: string, userId: string): Promise<number>
+  /** The histories of many memories at once (an export's page), each oldest first, the latest changes included. */
+  ofMany(instanceId: string, memoryIds: string[]): Promise<Map<string, MemoryHistoryEntry[]>>
 }
 
 export function createMemoryHistory(client: Client, index: string = MEMORY_CHANGES_INDEX): MemoryHistory {
@@ -138,6 +141,42 @@ export function createMemoryHistory(client: Client, index: string = MEMORY_CHANG
       // A memory deleted a moment before the erasure must be found too.
       await client.indices.refresh({ index })
       return distinctValuesOf(client, index, ofUser(instanceId, userId).bool.filter, 'memory_id')
+    },
+    async ofMany(instanceId, memoryIds) {
+      const histories = new Map<string, MemoryHistoryEntry[]>(memoryIds.map((id) => [id, []]))
+      if (memoryIds.length === 0) return histories
+      let after: estypes.SortResults | undefined
+      for (;;) {
+        const response = await client.search<MemoryHistoryEntry>({
+          index,
+          size: 1000,
+          sort: [{ memory_id: 'asc' }, { version: 'asc' }],
+          ...(after ? { search_after: after } : {}),
+          query: {
+            bool: { filter: [{ term: { instance_id: instanceId } }, { terms: { memory_id: memoryIds } }] },
+          },
+        })
+        const hits = response.hits.hits
+        for (const entry of sourcesOf(hits)) histories.get(entry.memory_id)?.push(entry)
+        if (hits.length < 1000) break
+        after = hits[hits.length - 1]?.sort
+      }
+      // As `of` does: the versions after the last refresh are read by id, in real time, one version of every
+      // memory per round, until no memory has a next one.
+      let growing = memoryIds
+      while (growing.length > 0) {
+        const next = (id: string) => (histories.get(id)?.at(-1)?.version ?? 0) + 1
+        const { docs } = await client.mget<MemoryHistoryEntry>({
+          index,
+          ids: growing.map((id) => `${id}:${String(next(id))}`),
+        })
+        const found = docs.flatMap((doc) =>
+          'found' in doc && doc.found && doc._source?.instance_id === instanceId ? [doc._source] : [],
+        )
+        for (const entry of found) histories.get(entry.memory_id)?.push(entry)
+        growing = found.map((entry) => entry.memory_id)
+      }
+      return histories
     },
     async eraseUser(instanceId, userId) {
       await client.indices.refresh({ index })

@@ -124,6 +124,16 @@ export interface MemoryStore {
   ): Promise<StoredMemory[]>
   /** How many memories the instance holds now (deleted and erased ones are gone from the index). */
   count(instanceId: string): Promise<number>
+  /**
+   * Up to `size` of the memories the list would show that were created up to `createdUpTo`, in id order after
+   * `after`, each as it is now (read in real time): an export's next page, from wherever its reader stopped.
+   */
+  inIdOrder(
+    instanceId: string,
+    query: InventoryQuery & { createdUpTo: string },
+    after: string | undefined,
+    size: number,
+  ): Promise<StoredMemory[]>
 }
 
 /** Exactly this scope: a memory without a user is not in a user's scope, nor the other way round. */
@@ -189,6 +199,26 @@ export function createMemoryStore(client: Client, index: string = MEMORIES_ALIAS
         _source: { excludes: derivedFields },
       })
       return { items: sourcesOf(response.hits.hits), total: totalHitsOf(response.hits.total) }
+    },
+    async inIdOrder(instanceId, { createdUpTo, ...query }, after, size) {
+      const response = await client.search({
+        index,
+        query: {
+          bool: {
+            filter: [...inventoryFilter(instanceId, query), { range: { created_at: { lte: createdUpTo } } }],
+          },
+        },
+        sort: [{ id: 'asc' }],
+        ...(after !== undefined ? { search_after: [after] } : {}),
+        size,
+        _source: false,
+      })
+      const ids = response.hits.hits.flatMap((hit) => (hit._id === undefined ? [] : [hit._id]))
+      if (ids.length === 0) return []
+      // Search sees the last refresh; the memories themselves are read by id, in real time, so an edit the API
+      // has answered for is exported as made (one deleted since the search is left out).
+      const { docs } = await client.mget<StoredMemory>({ index, ids, _source_excludes: derivedFields })
+      return docs.flatMap((doc) => ('found' in doc && doc.found && doc._source ? [doc._source] : []))
     },
     async matching(instanceId, query, limit) {
       const response = await client.search({

@@ -245,6 +245,24 @@ class Memories(_Routes):
         )
         return parse(models.MemoryImportResponse, response)
 
+    def create_export(self, request: Fields = None, /, **fields: Any) -> models.MemoryExport:
+        """An export of a user's, a customer's or a filter's memories (docs/api/export.md), taken now."""
+        body = fields_of(request, fields)
+        return parse(models.MemoryExport, self._client._send("POST", "/v1/memories/exports", body=body))
+
+    def get_export(self, export_id: str) -> models.MemoryExport:
+        return self._client._get(models.MemoryExport, f"/v1/memories/exports/{segment(export_id)}")
+
+    def download_export(self, export_id: str, *, after: str | None = None) -> str:
+        """The export's JSON Lines, one memory per line in id order; after a cut download, pass the last complete
+        line's id as `after` for the rest. The lines import back as they are (`import_memories`)."""
+        response = self._client._send(
+            "GET",
+            f"/v1/memories/exports/{segment(export_id)}/download",
+            query={"after": after} if after is not None else None,
+        )
+        return response.text
+
 
 class Events(_Routes):
     def send(self, events: Sequence[Fields]) -> models.EventBatchResponse:
