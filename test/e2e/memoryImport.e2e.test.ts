@@ -136,7 +136,14 @@ describe('memory import', () => {
     const mixed = await client.memories.import(
       {
         records: [
-          { id: 'ok-1', content: 'Prefers invoices in EUR', type: 'preference', user_id: 'u-9' },
+          {
+            id: 'ok-1',
+            content: 'Prefers invoices in EUR',
+            type: 'preference',
+            user_id: 'u-9',
+            // Another model's vector: sealed in the log with the user's key like the text, then not used.
+            embedding: { model: 'other/model', vector: [0.1, 0.2, 0.3] },
+          },
           { id: 'bad-1', content: '' },
           { id: 'bad-2', content: 'Has a dog', valid_to: 'last week' },
           { id: 'ok-1', content: 'Prefers invoices in EUR', type: 'preference', user_id: 'u-9' },
@@ -149,6 +156,10 @@ describe('memory import', () => {
       [3, 'duplicate'],
     ])
     expect(mixed.results[1]?.ingestion_id).toBe(mixed.results[0]?.ingestion_id)
+    await stored({ ...mixed, results: mixed.results.slice(0, 1) })
+    expect((await client.memories.get(mixed.results[0]?.memory_id ?? '')).content).toBe(
+      'Prefers invoices in EUR',
+    )
     expect(
       mixed.errors.map((error) => [error.index, error.code, Object.keys(error.details.fields as object)]),
     ).toEqual([

@@ -28,7 +28,12 @@ describe('personal content of an event, from its schema', () => {
   it('marks the personal fields of every event that carries a person’s content, and none of the others', () => {
     const planned = (name: string) =>
       personalContentPlanOf(readContractSchema(`events/${name}.v1.schema.json`))
-    expect(planned('DocumentAccepted')?.sealed).toEqual([['document'], ['metadata'], ['context']])
+    expect(planned('DocumentAccepted')?.sealed).toEqual([
+      ['document'],
+      ['metadata'],
+      ['context'],
+      ['imported', 'embedding', 'vector'],
+    ])
     expect(planned('ConversationEventRecorded')?.sealed).toEqual([['content'], ['metadata']])
     expect(planned('ConversationCompacted')?.sealed).toEqual([['summary']])
     expect(planned('UsageRecorded')?.pseudonyms).toEqual([['dimensions', 'user_id']])
