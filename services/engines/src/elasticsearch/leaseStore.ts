@@ -19,7 +19,15 @@ export interface LeaseStore {
    * Takes the lease, waiting while another holder has it and renews it; `onWait` hears who holds it, once per wait.
    * Renewed every third of its time until released.
    */
-  acquire(name: string, options?: { onWait?: (holder: Lease) => void; pollMs?: number }): Promise<HeldLease>
+  acquire(
+    name: string,
+    options?: {
+      onWait?: (holder: Lease) => void
+      pollMs?: number
+      /** Stops waiting: the promise rejects with the signal's reason, and nothing is taken. */
+      signal?: AbortSignal
+    },
+  ): Promise<HeldLease>
 }
 
 export interface LeaseStoreOptions {
@@ -64,13 +72,14 @@ export function createLeaseStore(client: Client, options: LeaseStoreOptions = {}
 
   /** Takes the lease if free, expired or ours; otherwise answers who holds it. */
   async function tryTake(name: string): Promise<{ taken: Version } | { heldBy: Lease }> {
-    for (let unavailable = 0; ; ) {
+    for (let unavailable = 0; ;) {
       let found: Awaited<ReturnType<typeof client.get<Lease>>>
       try {
         found = await client.get<Lease>({ index, id: name }, { ignore: [404] })
       } catch (error) {
         // A shard still starting (the index was created a moment ago) answers 503 for a moment.
-        if ((error as { meta?: { statusCode?: number } }).meta?.statusCode !== 503 || ++unavailable > 100) throw error
+        if ((error as { meta?: { statusCode?: number } }).meta?.statusCode !== 503 || ++unavailable > 100)
+          throw error
         await new Promise((resolve) => setTimeout(resolve, 100))
         continue
       }
@@ -100,7 +109,9 @@ export function createLeaseStore(client: Client, options: LeaseStoreOptions = {}
       await ensureIndex()
       let told = false
       let version: Version
+      const signal = acquireOptions.signal
       for (;;) {
+        signal?.throwIfAborted()
         const outcome = await tryTake(name)
         if ('taken' in outcome) {
           version = outcome.taken
@@ -108,28 +119,39 @@ export function createLeaseStore(client: Client, options: LeaseStoreOptions = {}
         }
         if (!told) acquireOptions.onWait?.(outcome.heldBy)
         told = true
-        await new Promise((resolve) => setTimeout(resolve, acquireOptions.pollMs ?? 2_000))
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            clearTimeout(timer)
+            signal?.removeEventListener('abort', done)
+            resolve()
+          }
+          const timer = setTimeout(done, acquireOptions.pollMs ?? 2_000)
+          signal?.addEventListener('abort', done, { once: true })
+        })
       }
       const acquiredAt = new Date(now()).toISOString()
       let lost = false
       let renewing: Promise<void> = Promise.resolve()
-      const timer = setInterval(() => {
-        renewing = client
-          .index({
-            index,
-            id: name,
-            document: leaseFor(name, holder, now(), ttlMs, acquiredAt),
-            if_seq_no: version.seqNo,
-            if_primary_term: version.primaryTerm,
-          })
-          .then((written) => {
-            version = { seqNo: written._seq_no ?? 0, primaryTerm: written._primary_term ?? 0 }
-          })
-          .catch((error: unknown) => {
-            if (isConflict(error)) lost = true
-            // Elasticsearch unreachable: the next renewal tries again before the lease runs out.
-          })
-      }, Math.max(Math.floor(ttlMs / 3), 10))
+      const timer = setInterval(
+        () => {
+          renewing = client
+            .index({
+              index,
+              id: name,
+              document: leaseFor(name, holder, now(), ttlMs, acquiredAt),
+              if_seq_no: version.seqNo,
+              if_primary_term: version.primaryTerm,
+            })
+            .then((written) => {
+              version = { seqNo: written._seq_no ?? 0, primaryTerm: written._primary_term ?? 0 }
+            })
+            .catch((error: unknown) => {
+              if (isConflict(error)) lost = true
+              // Elasticsearch unreachable: the next renewal tries again before the lease runs out.
+            })
+        },
+        Math.max(Math.floor(ttlMs / 3), 10),
+      )
       timer.unref()
       return {
         name,
@@ -142,7 +164,10 @@ export function createLeaseStore(client: Client, options: LeaseStoreOptions = {}
           await client
             .delete({ index, id: name, if_seq_no: version.seqNo, if_primary_term: version.primaryTerm })
             .catch((error: unknown) => {
-              if (!isConflict(error) && (error as { meta?: { statusCode?: number } }).meta?.statusCode !== 404)
+              if (
+                !isConflict(error) &&
+                (error as { meta?: { statusCode?: number } }).meta?.statusCode !== 404
+              )
                 throw error
             })
         },
