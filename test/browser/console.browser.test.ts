@@ -360,6 +360,42 @@ describe.skipIf(!executablePath)('the console in Chromium', () => {
       .toBe(2)
     expect(await detail.locator('.memory-content').textContent()).toBe(`${content} (confirmed)`)
     expect(await history.nth(1).textContent()).toContain('updated')
+
+    // Feedback: recorded as a change, shown on the memory and in its history.
+    await page.getByLabel('Reason').fill('Not what I asked')
+    await page.getByRole('button', { name: 'Not useful' }).click()
+    await expect.poll(() => page.getByRole('status').textContent()).toContain('Feedback recorded: negative')
+    await expect
+      .poll(
+        async () => {
+          await page.reload()
+          await page.locator('[data-testid="memory-history"]').waitFor()
+          return history.count()
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(3)
+    expect(await page.locator('[data-testid="memory-feedback"]').textContent()).toMatch(
+      /^negative — Not what I asked/,
+    )
+    expect(await history.nth(2).textContent()).toContain('feedback')
+    // Expiry: set in UTC, shown as the instant the memory leaves every reader.
+    await page.getByRole('button', { name: 'Set expiry' }).click()
+    await page.getByLabel('Expires at (UTC)').fill('2099-01-31T10:00')
+    await page.getByRole('button', { name: 'Save expiry' }).click()
+    await expect
+      .poll(() => page.getByRole('status').textContent())
+      .toContain('Expires at 2099-01-31T10:00:00.000Z')
+    await expect
+      .poll(
+        async () => {
+          await page.reload()
+          return page.locator('[data-testid="memory-expires"]').textContent()
+        },
+        { timeout: 30_000 },
+      )
+      .toBe('2099-01-31T10:00:00.000Z')
+    await checkPage('memory-feedback')
   })
 
   it('memories: exports what the user and the filter take, as a JSON Lines download', async () => {

@@ -90,6 +90,7 @@ const defaults = {
   storage: {
     vector: { embedding_model: 'all-MiniLM-L6-v2', embedding_dimension: 384 },
     graph: { enabled: true },
+    expiry: { default_ttl_days: null },
   },
   retrieval: { default_mode: 'accurate', max_results: 10, context_budget: 4096, graph_queries: true },
 }

@@ -557,6 +557,8 @@ describe('filters and limits', () => {
           'content',
           'created_at',
           'entities',
+          'expires_at',
+          'feedback',
           'id',
           'metadata',
           'score',

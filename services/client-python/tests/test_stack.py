@@ -71,6 +71,16 @@ def test_a_document_becomes_memories_that_are_read_searched_changed_and_deleted(
     changed = client.memories.update(memory_id, content="Clara works as a nurse in Porto.")
     assert changed.content == "Clara works as a nurse in Porto."
     assert len(client.memories.history(memory_id).changes) >= 2
+    expiring = client.memories.update(memory_id, expires_at="2099-01-31T00:00:00Z")
+    assert expiring.expires_at == datetime(2099, 1, 31, tzinfo=timezone.utc)
+    with pytest.raises(InvalidInputError) as past:
+        client.memories.update(memory_id, expires_at="2001-01-01T00:00:00Z")
+    assert "expires_at" in past.value.details["fields"]
+    rated = client.memories.feedback(memory_id, "negative", reason="Clara moved on")
+    assert rated.feedback is not None
+    assert (rated.feedback.rating, rated.feedback.reason) == ("negative", "Clara moved on")
+    assert client.memories.history(memory_id).changes[-1].change == "feedback"
+    assert client.memories.feedback(memory_id, None).feedback is None
     reviewed = {"updates": [{"memory_id": memory_id, "metadata": {"reviewed": True}}]}
     assert [result.status for result in client.memories.bulk_update(reviewed).results] == ["updated"]
     assert client.memories.bulk_update(reviewed).summary.unchanged == 1

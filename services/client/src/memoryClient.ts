@@ -36,6 +36,7 @@ import type {
   MemoryHistory,
   MemoryList,
   MemoryBulkDeleteRequest,
+  MemoryFeedbackRequest,
   MemoryExport,
   MemoryExportDownloadQuery,
   MemoryExportRequest,
@@ -275,6 +276,12 @@ export function createMemoryClient(options: MemoryClientOptions = {}) {
           accept: [204],
           idempotent: true,
         }),
+      /**
+       * Feedback on a memory (docs/api/feedback.md): `positive`, `negative` or `very_negative` with an optional reason,
+       * `null` to withdraw it; search ranks by it. Safe to retry: the memory holds the last feedback given.
+       */
+      feedback: (memoryId: string, body: MemoryFeedbackRequest) =>
+        post<Memory>(`/v1/memories/${segment(memoryId)}/feedback`, body, { idempotent: true }),
       search: (body: MemorySearchRequest) =>
         post<MemorySearchResponse>('/v1/memories/search', body, { idempotent: true }),
       /** Up to 1 000 updates by id, or `set` on what a filter matches (dry_run, then confirm_count); safe to retry. */

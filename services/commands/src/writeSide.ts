@@ -43,6 +43,10 @@ export async function createWriteSide(
   service: string,
   subjects: SchemaRegistration[],
   logger: Logger,
+  options: {
+    /** The instance's default time to live of memories in days (storage.expiry of its active configuration). */
+    defaultTtlDaysOf?: (instanceId: string) => number | null
+  } = {},
 ): Promise<WriteSide> {
   const { engines } = runtime
   await engines.schemaCodec.register(subjects)
@@ -67,6 +71,7 @@ export async function createWriteSide(
     claims: documentClaims,
     jobs: createElasticsearchStore<IngestionJob>(engines.elasticsearch, INGESTION_JOBS_INDEX),
     logger,
+    ...(options.defaultTtlDaysOf ? { defaultTtlDaysOf: options.defaultTtlDaysOf } : {}),
   })
   return { producer, appender, claims, documents, recordUsage: (events) => usage.record(events) }
 }

@@ -5,6 +5,7 @@
 import {
   clickhouseOf,
   createAttributeReader,
+  createLeaseStore,
   kafkaConnectionOf,
   schemaRegistryConnectionOf,
   sharedEmbedder,
@@ -42,6 +43,8 @@ import {
   createConversations,
   createMemoryChangeLog,
   createMemoryEditor,
+  createMemoryExpiry,
+  startMemoryExpiry,
   createTenancyCommands,
   createUserErasure,
   createWebhookCommands,
@@ -145,6 +148,10 @@ export async function startGatewayService(
       { subject: USER_DATA_ERASED_SUBJECT, schema: userDataErasedSchema },
     ],
     logger,
+    {
+      defaultTtlDaysOf: (instanceId) =>
+        configCommands.effective(instanceId).storage.expiry?.default_ttl_days ?? null,
+    },
   )
   // Conversation events are recorded on a thread of their own (its own producer and read-back of the log).
   const events = await createEventLogWriter(
@@ -175,6 +182,29 @@ export async function startGatewayService(
     elasticsearch: engines.elasticsearch,
     embedder: await sharedQueryEmbedder(runtime),
   })
+  const memoryEditor = createMemoryEditor({
+    store: memoryStore,
+    producer,
+    embedder: await sharedEmbedder(runtime),
+    attributeReader: createAttributeReader(await sharedEmbedder(runtime), {
+      cacheDir: config.embeddings.modelDir,
+    }),
+    analyze: analyzeEditedContent,
+    merge: mergeContent,
+    changeLog: createMemoryChangeLog({
+      reader: partitionReader,
+      codec: engines.schemaCodec,
+      projectionGroup: serviceConsumerGroups.vector,
+    }),
+  })
+  // One gateway of the deployment at a time (the lease) appends the deletions of expired memories.
+  const expiry = startMemoryExpiry({
+    expiry: createMemoryExpiry({ store: memoryStore, editor: memoryEditor }),
+    leases: createLeaseStore(engines.elasticsearch),
+    logger: logger.child({ component: 'memory-expiry' }),
+    intervalMs: config.memories.expirySweepSeconds * 1000,
+  })
+  runtime.onClose(() => expiry.close())
   const conversationStore = createConversationStore(engines.elasticsearch)
   const webhookSettings = webhookSettingsOf(config.webhooks, (message) => logger.warn(message))
   const gateway = await startGateway(
@@ -190,21 +220,7 @@ export async function startGatewayService(
         store: memoryStore,
         history: memoryHistory,
         exports: memoryExports,
-        editor: createMemoryEditor({
-          store: memoryStore,
-          producer,
-          embedder: await sharedEmbedder(runtime),
-          attributeReader: createAttributeReader(await sharedEmbedder(runtime), {
-            cacheDir: config.embeddings.modelDir,
-          }),
-          analyze: analyzeEditedContent,
-          merge: mergeContent,
-          changeLog: createMemoryChangeLog({
-            reader: partitionReader,
-            codec: engines.schemaCodec,
-            projectionGroup: serviceConsumerGroups.vector,
-          }),
-        }),
+        editor: memoryEditor,
       },
       search: {
         memories: memorySearch,

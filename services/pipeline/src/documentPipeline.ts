@@ -289,6 +289,8 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
               validFromOf(statement.occurredOn, accepted.document_created_at),
             valid_to: imported?.valid_to ?? null,
             superseded_by: null,
+            expires_at: accepted.expires_at ?? null,
+            ...(imported?.feedback ? { feedback: imported.feedback } : {}),
             ...(fact ? { fact } : {}),
             embedding: { model: ports.embedder.model, vector },
             ...(accepted.context && contextVector

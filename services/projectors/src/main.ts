@@ -60,6 +60,10 @@ export async function startProjectorsService(runtime: ProcessRuntime): Promise<v
       { subject: USAGE_SUBJECT, schema: usageRecordedSchema },
     ],
     logger,
+    {
+      defaultTtlDaysOf: (instanceId) =>
+        configs.effective(instanceId).storage.expiry?.default_ttl_days ?? null,
+    },
   )
   const compactor = createCompactor({
     store: createConversationStore(engines.elasticsearch),

@@ -112,11 +112,17 @@ class AnalyticsMetricsQuery(BaseModel):
         'vector_queries',
         'graph_queries',
         'memories_stored',
+        'memory_feedback',
     ]
     bucket: Literal['minute', 'hour', 'day']
     start: AwareDatetime
     end: AwareDatetime
-    group_by: Literal['user_id', 'customer_id', 'document_type', 'mode'] | None = None
+    group_by: Annotated[
+        Literal['user_id', 'customer_id', 'document_type', 'mode', 'operation'] | None,
+        Field(
+            description='operation: what the metric counts by kind (memory_feedback: the rating; api_call: the route).'
+        ),
+    ] = None
 
 
 class AnalyticsMetricsResponseDataPoint(BaseModel):
@@ -676,6 +682,19 @@ class ConversationContextMemorySource(BaseModel):
     document_created_at: AwareDatetime
 
 
+class ConversationContextMemoryFeedback(BaseModel):
+    """
+    The feedback last given on the memory (POST /v1/memories/{memory_id}/feedback), or null when none is held. Search ranks a memory rated negative or very_negative lower and one rated positive a little higher.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    rating: Literal['positive', 'negative', 'very_negative']
+    reason: Annotated[str | None, Field(max_length=1000)]
+    given_at: AwareDatetime
+
+
 class ConversationContextMemory(BaseModel):
     """
     A memory (every field of Memory) with its relevance score for the query or the last user turn.
@@ -694,6 +713,37 @@ class ConversationContextMemory(BaseModel):
     metadata: dict[str, Any]
     created_at: AwareDatetime
     updated_at: AwareDatetime | None
+    valid_from: Annotated[
+        AwareDatetime | None,
+        Field(
+            description="When the fact became true: the date its statement names, else the document's document_created_at (which is the acceptance time when the client did not give one)."
+        ),
+    ] = None
+    valid_to: Annotated[
+        AwareDatetime | None,
+        Field(
+            description='When a later memory of the same subject and attribute made this one no longer true (its valid_from); null while current.'
+        ),
+    ] = None
+    superseded_by: Annotated[
+        str | None,
+        Field(
+            description='The memory that superseded this one, or null.',
+            pattern='^mem_[0-9a-f]+$',
+        ),
+    ] = None
+    expires_at: Annotated[
+        AwareDatetime | None,
+        Field(
+            description='When the memory expires: from that instant it is left out of search, list, context and export, and its deletion is appended to the log soon after; null when it never expires.'
+        ),
+    ] = None
+    feedback: Annotated[
+        ConversationContextMemoryFeedback | None,
+        Field(
+            description='The feedback last given on the memory (POST /v1/memories/{memory_id}/feedback), or null when none is held. Search ranks a memory rated negative or very_negative lower and one rated positive a little higher.'
+        ),
+    ] = None
     score: Annotated[
         float,
         Field(
@@ -975,6 +1025,12 @@ class Document(BaseModel):
         ),
     ] = None
     document_created_at: AwareDatetime | None = None
+    expires_at: Annotated[
+        AwareDatetime | None,
+        Field(
+            description="When the memories of this document expire: from that instant they are left out of search, list, context and export, and their deletion is appended to the log. Must be later than the moment the document is accepted. Without it the instance's storage.expiry.default_ttl_days applies from that moment (by default memories never expire)."
+        ),
+    ] = None
     user_id: Annotated[
         str | None,
         Field(
@@ -1365,6 +1421,19 @@ class MemorySource(BaseModel):
     document_created_at: AwareDatetime
 
 
+class MemoryFeedback(BaseModel):
+    """
+    The feedback last given on the memory (POST /v1/memories/{memory_id}/feedback), or null when none is held. Search ranks a memory rated negative or very_negative lower and one rated positive a little higher.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    rating: Literal['positive', 'negative', 'very_negative']
+    reason: Annotated[str | None, Field(max_length=1000)]
+    given_at: AwareDatetime
+
+
 class Memory(BaseModel):
     """
     A memory extracted from a document (spec: Resources → Memory).
@@ -1400,6 +1469,18 @@ class Memory(BaseModel):
         Field(
             description='The memory that superseded this one, or null.',
             pattern='^mem_[0-9a-f]+$',
+        ),
+    ]
+    expires_at: Annotated[
+        AwareDatetime | None,
+        Field(
+            description='When the memory expires: from that instant it is left out of search, list, context and export, and its deletion is appended to the log soon after; null when it never expires.'
+        ),
+    ]
+    feedback: Annotated[
+        MemoryFeedback | None,
+        Field(
+            description='The feedback last given on the memory (POST /v1/memories/{memory_id}/feedback), or null when none is held. Search ranks a memory rated negative or very_negative lower and one rated positive a little higher.'
         ),
     ]
 
@@ -1495,6 +1576,12 @@ class MemoryBulkUpdateRequestUpdate(BaseModel):
             max_length=100,
         ),
     ] = None
+    expires_at: Annotated[
+        AwareDatetime | None,
+        Field(
+            description='When the memory expires (later than now), or null: it never expires. From that instant it is left out of search, list, context and export, and its deletion is appended to the log.'
+        ),
+    ] = None
 
 
 class MemoryBulkUpdateRequestSet(BaseModel):
@@ -1524,6 +1611,12 @@ class MemoryBulkUpdateRequestSet(BaseModel):
             max_length=100,
         ),
     ] = None
+    expires_at: Annotated[
+        AwareDatetime | None,
+        Field(
+            description='When the memory expires (later than now), or null: it never expires. From that instant it is left out of search, list, context and export, and its deletion is appended to the log.'
+        ),
+    ] = None
 
 
 class MemoryExportDownloadQuery(BaseModel):
@@ -1539,6 +1632,30 @@ class MemoryExportDownloadQuery(BaseModel):
         Field(
             description='Resume after this memory id: the id of the last complete line received. Lines come in id order.',
             max_length=64,
+        ),
+    ] = None
+
+
+class MemoryFeedbackRequest(BaseModel):
+    """
+    POST /v1/memories/{memory_id}/feedback: how useful the memory is. The memory holds the last feedback given (a repeat of the same feedback changes nothing); rating null withdraws it. Search ranks a memory rated negative lower, very_negative much lower, positive a little higher; nothing is deleted.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    rating: Annotated[
+        Literal['positive', 'negative', 'very_negative'] | None,
+        Field(
+            description='positive: the memory is useful; negative: it is not; very_negative: it is not at all (wrong, or harmful to show). null withdraws the feedback the memory holds.'
+        ),
+    ]
+    reason: Annotated[
+        str | None,
+        Field(
+            description="Why, in a sentence (sealed in the log like the memory's content). Not with rating null.",
+            max_length=1000,
+            min_length=1,
         ),
     ] = None
 
@@ -1618,19 +1735,22 @@ class MemoryGetQuery(BaseModel):
 
 class MemoryHistoryChangeCause(BaseModel):
     """
-    What made the change; null for changes written before causes were recorded. reembedding: the same state with its vectors computed again by the configured embedding model (the content did not change).
+    What made the change; null for changes written before causes were recorded. reembedding: the same state with its vectors computed again by the configured embedding model (the content did not change). expiry: its expires_at passed and it was deleted.
     """
 
     model_config = ConfigDict(
         extra='allow',
     )
-    kind: Literal['ingestion', 'api', 'supersession', 'erasure', 'reembedding']
+    kind: Literal[
+        'ingestion', 'api', 'supersession', 'erasure', 'reembedding', 'expiry'
+    ]
     ingestion_id: Annotated[
         str | None,
         Field(description='ingestion: the ingestion job whose document stated it.'),
     ] = None
     operation: Annotated[
-        Literal['update', 'delete'] | None, Field(description='api: the call.')
+        Literal['update', 'delete', 'feedback'] | None,
+        Field(description='api: the call.'),
     ] = None
     merge_strategy: Annotated[
         Literal['replace', 'append', 'smart-merge'] | None,
@@ -1647,22 +1767,37 @@ class MemoryHistoryChangeCause(BaseModel):
     ] = None
 
 
+class MemoryHistoryChangeFeedback(BaseModel):
+    """
+    The feedback the memory held after the change; null: none.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    rating: Literal['positive', 'negative', 'very_negative']
+    reason: str | None
+    given_at: AwareDatetime
+
+
 class MemoryHistoryChange(BaseModel):
     model_config = ConfigDict(
         extra='allow',
     )
     version: Annotated[int, Field(ge=1)]
     change: Annotated[
-        Literal['created', 'updated', 'superseded', 'reinstated', 'deleted'],
+        Literal[
+            'created', 'updated', 'superseded', 'reinstated', 'feedback', 'deleted'
+        ],
         Field(
-            description='superseded: a later memory of the same subject and attribute ended it; reinstated: the memory that superseded it went away (deleted, or edited to say something else), so it holds again.'
+            description='superseded: a later memory of the same subject and attribute ended it; reinstated: the memory that superseded it went away (deleted, or edited to say something else), so it holds again; feedback: feedback was given on it (or withdrawn), see feedback; deleted: by the API, or by expiry (cause kind expiry).'
         ),
     ]
     changed_at: AwareDatetime
     cause: Annotated[
         MemoryHistoryChangeCause | None,
         Field(
-            description='What made the change; null for changes written before causes were recorded. reembedding: the same state with its vectors computed again by the configured embedding model (the content did not change).'
+            description='What made the change; null for changes written before causes were recorded. reembedding: the same state with its vectors computed again by the configured embedding model (the content did not change). expiry: its expires_at passed and it was deleted.'
         ),
     ]
     correlation_id: Annotated[
@@ -1678,6 +1813,14 @@ class MemoryHistoryChange(BaseModel):
     valid_from: AwareDatetime
     valid_to: AwareDatetime | None
     superseded_by: Annotated[str | None, Field(pattern='^mem_[0-9a-f]+$')]
+    expires_at: Annotated[
+        AwareDatetime | None,
+        Field(description='When the memory expires after the change; null: never.'),
+    ]
+    feedback: Annotated[
+        MemoryHistoryChangeFeedback | None,
+        Field(description='The feedback the memory held after the change; null: none.'),
+    ]
 
 
 class MemoryHistory(BaseModel):
@@ -2035,6 +2178,19 @@ class MemorySearchResponseResultSource(BaseModel):
     document_created_at: AwareDatetime
 
 
+class MemorySearchResponseResultFeedback(BaseModel):
+    """
+    The feedback last given on the memory (POST /v1/memories/{memory_id}/feedback), or null when none is held. Search ranks a memory rated negative or very_negative lower and one rated positive a little higher.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    rating: Literal['positive', 'negative', 'very_negative']
+    reason: Annotated[str | None, Field(max_length=1000)]
+    given_at: AwareDatetime
+
+
 class MemorySearchResponseResult(BaseModel):
     """
     A memory (every field of Memory) with its relevance score for this query.
@@ -2078,6 +2234,18 @@ class MemorySearchResponseResult(BaseModel):
             pattern='^mem_[0-9a-f]+$',
         ),
     ]
+    expires_at: Annotated[
+        AwareDatetime | None,
+        Field(
+            description='When the memory expires: from that instant it is left out of search, list, context and export, and its deletion is appended to the log soon after; null when it never expires.'
+        ),
+    ]
+    feedback: Annotated[
+        MemorySearchResponseResultFeedback | None,
+        Field(
+            description='The feedback last given on the memory (POST /v1/memories/{memory_id}/feedback), or null when none is held. Search ranks a memory rated negative or very_negative lower and one rated positive a little higher.'
+        ),
+    ]
 
 
 class MemorySearchResponse(BaseModel):
@@ -2097,7 +2265,7 @@ class MemorySearchResponse(BaseModel):
 
 class MemoryUpdateRequest(BaseModel):
     """
-    PATCH /v1/memories/{memory_id}: at least one field. merge_strategy applies to content and defaults to replace.
+    PATCH /v1/memories/{memory_id}: at least one field. merge_strategy applies to content and defaults to replace. expires_at sets (or with null clears) when the memory expires.
     """
 
     model_config = ConfigDict(
@@ -2120,6 +2288,12 @@ class MemoryUpdateRequest(BaseModel):
         ]
         | None,
         Field(max_length=100),
+    ] = None
+    expires_at: Annotated[
+        AwareDatetime | None,
+        Field(
+            description='When the memory expires (later than now), or null: it never expires. From that instant it is left out of search, list, context and export, and its deletion is appended to the log.'
+        ),
     ] = None
 
 
@@ -2610,6 +2784,20 @@ class MemoryArchitectureConfigStorageGraph(BaseModel):
     ] = True
 
 
+class MemoryArchitectureConfigStorageExpiry(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    default_ttl_days: Annotated[
+        int | None,
+        Field(
+            description='Days after acceptance at which the memories of a document that names no expires_at expire (1–36500); null: they never expire. Applies to documents accepted while the version is active (conversation turns compacted into documents too); memories stored before keep the expiry they have.',
+            ge=1,
+            le=36500,
+        ),
+    ] = None
+
+
 class MemoryArchitectureConfigStorage(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -2619,6 +2807,9 @@ class MemoryArchitectureConfigStorage(BaseModel):
     ] = {}
     graph: Annotated[
         MemoryArchitectureConfigStorageGraph | None, Field(validate_default=True)
+    ] = {}
+    expiry: Annotated[
+        MemoryArchitectureConfigStorageExpiry | None, Field(validate_default=True)
     ] = {}
 
 
@@ -2784,7 +2975,7 @@ class IngestionJobList(BaseModel):
 
 class MemoryFilter(BaseModel):
     """
-    Which memories count (docs/filters.md). Every key must hold: and / or take lists of filter objects, not takes one filter object (or a list, none of which may hold); a field takes a value (equality) or comparisons. Fields: type, entity_id, entity_name, user_id, customer_id, document_type, ingestion_id, created_at, updated_at, valid_from, valid_to, confidence, content, metadata.<key>[.<key>...] (or metadata: {key: condition}). mem0's AND / OR / NOT are taken too. Limits: 5 levels of and / or / not, 50 comparisons, 20 members per and / or, 100 values per in; otherwise 400 INVALID_INPUT naming the key at fault (filters.or.1.metadata.price.gt).
+    Which memories count (docs/filters.md). Every key must hold: and / or take lists of filter objects, not takes one filter object (or a list, none of which may hold); a field takes a value (equality) or comparisons. Fields: type, entity_id, entity_name, user_id, customer_id, document_type, ingestion_id, created_at, updated_at, valid_from, valid_to, expires_at, feedback (the rating: positive, negative, very_negative), confidence, content, metadata.<key>[.<key>...] (or metadata: {key: condition}). mem0's AND / OR / NOT are taken too. Limits: 5 levels of and / or / not, 50 comparisons, 20 members per and / or, 100 values per in; otherwise 400 INVALID_INPUT naming the key at fault (filters.or.1.metadata.price.gt).
     """
 
     model_config = ConfigDict(
@@ -2845,6 +3036,8 @@ class MemoryFilter(BaseModel):
     updated_at: MemoryFilterCondition | None = None
     valid_from: MemoryFilterCondition | None = None
     valid_to: MemoryFilterCondition | None = None
+    expires_at: MemoryFilterCondition | None = None
+    feedback: MemoryFilterCondition | None = None
     confidence: MemoryFilterCondition | None = None
     content: MemoryFilterCondition | None = None
     types: Annotated[

@@ -7,6 +7,7 @@ import type { EventProducer } from '@memory-service/log'
 import type { Logger } from '@memory-service/engines'
 import {
   batchContextsOf,
+  documentExpiryOf,
   DOCUMENT_SUBJECT,
   DOCUMENTS_TOPIC,
   ingestionIdFor,
@@ -39,6 +40,11 @@ export interface DocumentIngestorOptions {
   claims: ClaimStore
   jobs: ElasticsearchStore<IngestionJob>
   logger: Logger
+  /**
+   * The instance's default time to live of memories in days (its active configuration's storage.expiry), or null:
+   * a document that names no expires_at gets it from its acceptance. Never expire without it.
+   */
+  defaultTtlDaysOf?: (instanceId: string) => number | null
   now?: () => Date
   newIngestionId?: () => string
 }
@@ -99,6 +105,7 @@ export function createDocumentIngestor(options: DocumentIngestorOptions): Docume
 
       const acceptedAt = now().toISOString()
       const contexts = batchContextsOf(documents, acceptedAt)
+      const defaultTtlDays = options.defaultTtlDaysOf?.(scope.instanceId) ?? null
       const pending = documents.flatMap((document, index) => (outcomes[index] ? [] : [{ document, index }]))
       // One send per document: its own key, its own partition batch, so each document's fate is known exactly.
       const acceptedEvents = pending.map(({ document, index }) =>
@@ -107,6 +114,7 @@ export function createDocumentIngestor(options: DocumentIngestorOptions): Docume
           instanceId: scope.instanceId,
           clientId: scope.clientId,
           acceptedAt,
+          expiresAt: documentExpiryOf(document.expires_at, acceptedAt, defaultTtlDays),
           conversation: contexts[index],
         }),
       )

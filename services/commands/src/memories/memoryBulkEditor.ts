@@ -1,6 +1,6 @@
 import pLimit from 'p-limit'
 import type { MemoryBulkResponse, MemoryUpdateRequest } from '@memory-service/contracts'
-import { AppError, isMemoryId } from '@memory-service/domain'
+import { AppError, isExpired, isMemoryId, utcInstantOf } from '@memory-service/domain'
 import type { MemoryHistory, MemoryStore } from '@memory-service/read-models'
 import type { MemoryEditor } from './memoryEditor.js'
 
@@ -13,6 +13,7 @@ export interface BulkUpdate {
   content?: string
   confidence?: number
   metadata?: Record<string, unknown>
+  expires_at?: string | null
 }
 
 export interface MemoryBulkEditor {
@@ -33,13 +34,15 @@ function mergeChangesNothing(held: Record<string, unknown>, merged: Record<strin
  * update already applied is `unchanged` (nothing appended), a deletion already made is `already_deleted`.
  */
 export function createMemoryBulkEditor(options: {
-  editor: MemoryEditor
+  editor: Pick<MemoryEditor, 'update' | 'remove'>
   store: Pick<MemoryStore, 'get'>
   history: Pick<MemoryHistory, 'of'>
   /** Memories changed at once; each waits for its own projection, so a few in flight keep the pipeline busy. */
   concurrency?: number
+  now?: () => Date
 }): MemoryBulkEditor {
   const { editor, store, history } = options
+  const now = options.now ?? (() => new Date())
   const concurrency = options.concurrency ?? 16
 
   const failedWith = (memoryId: string, error: unknown): BulkItemResult => {
@@ -76,13 +79,16 @@ export function createMemoryBulkEditor(options: {
         (update) => update.memory_id,
         async ({ memory_id, ...patch }) => {
           const held = await store.get(memory_id)
-          if (held?.instance_id !== instanceId) return 'not_found'
+          if (held?.instance_id !== instanceId || isExpired(held, now().getTime())) return 'not_found'
           const asked: MemoryUpdateRequest =
             patch.content === undefined ? patch : { ...patch, merge_strategy: 'replace' }
           const same =
             (patch.content === undefined || patch.content === held.content) &&
             (patch.confidence === undefined || patch.confidence === held.confidence) &&
-            (patch.metadata === undefined || mergeChangesNothing(held.metadata, patch.metadata))
+            (patch.metadata === undefined || mergeChangesNothing(held.metadata, patch.metadata)) &&
+            (patch.expires_at === undefined ||
+              (patch.expires_at === null ? null : utcInstantOf(patch.expires_at)) ===
+                (held.expires_at ?? null))
           if (same) return 'unchanged'
           try {
             await editor.update(instanceId, memory_id, asked, correlationId)

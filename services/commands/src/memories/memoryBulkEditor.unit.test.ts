@@ -29,7 +29,7 @@ function world(options: { failing?: string; deleted?: string[] } = {}) {
     if (memory?.instance_id !== instanceId) throw new AppError('NOT_FOUND', 'Memory not found', {})
     return change()
   }
-  const editor: MemoryEditor = {
+  const editor: Pick<MemoryEditor, 'update' | 'remove'> = {
     update: (_instance, memoryId, patch) =>
       visit(memoryId, () => {
         const memory = held.get(memoryId)

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto'
 import type { MemoryChanged, MemoryUpdateRequest } from '@memory-service/contracts'
 import type { Embedder } from '@memory-service/engines'
-import { AppError, contextualTextOf, needsItsMessageToSettle, recognizeFact } from '@memory-service/domain'
+import {
+  AppError,
+  contextualTextOf,
+  isExpired,
+  needsItsMessageToSettle,
+  recognizeFact,
+  utcInstantOf,
+} from '@memory-service/domain'
 import { createFactSupersession, factsOf, type FactPorts } from './factSupersession.js'
 import type { EventProducer, PartitionReader } from '@memory-service/log'
 import type { SchemaCodec } from '@memory-service/engines'
@@ -76,17 +83,42 @@ export function createMemoryChangeLog(options: {
   }
 }
 
+/** What made a deletion: a DELETE (by default), or the memory's expiry coming. */
+export type DeletionCause = { kind: 'api'; operation: 'delete' } | { kind: 'expiry' }
+
 export interface MemoryEditor {
-  /** @throws AppError NOT_FOUND when the memory does not exist in this instance */
+  /** @throws AppError NOT_FOUND when the memory does not exist in this instance, or has expired */
   update(
     instanceId: string,
     memoryId: string,
     patch: MemoryUpdateRequest,
     correlationId: string,
   ): Promise<StoredMemory>
-  /** @throws AppError NOT_FOUND when the memory does not exist in this instance */
-  remove(instanceId: string, memoryId: string, correlationId: string): Promise<void>
+  /**
+   * Deletes the memory, expired or not.
+   * @throws AppError NOT_FOUND when the memory does not exist in this instance
+   */
+  remove(instanceId: string, memoryId: string, correlationId: string, cause?: DeletionCause): Promise<void>
+  /**
+   * Records feedback on the memory: it holds the last feedback given (`rating: null` withdraws it). Feedback the
+   * memory already holds changes nothing (`changed: false`), so a retried request appends nothing twice.
+   * @throws AppError NOT_FOUND when the memory does not exist in this instance, or has expired
+   */
+  giveFeedback(
+    instanceId: string,
+    memoryId: string,
+    feedback: GivenFeedback,
+    correlationId: string,
+  ): Promise<{ memory: StoredMemory; changed: boolean }>
 }
+
+/** Feedback as a caller gives it (POST /v1/memories/{memory_id}/feedback). */
+export interface GivenFeedback {
+  rating: FeedbackRating | null
+  reason?: string | null
+}
+
+export type FeedbackRating = NonNullable<MemoryState['feedback']>['rating']
 
 const attemptsOnConflict = 3
 
@@ -115,11 +147,23 @@ export function createMemoryEditor(options: MemoryEditorOptions): MemoryEditor {
   const now = options.now ?? (() => new Date())
   const visibilityTimeoutMs = options.visibilityTimeoutMs ?? 10_000
 
-  async function current(instanceId: string, memoryId: string): Promise<StoredMemory> {
+  async function current(
+    instanceId: string,
+    memoryId: string,
+    { orExpired = false }: { orExpired?: boolean } = {},
+  ): Promise<StoredMemory> {
     const stored = await options.store.get(memoryId, { withVector: true })
     // Another instance's memory is answered exactly like a missing one.
     if (stored?.instance_id !== instanceId) {
       throw new AppError('NOT_FOUND', 'Memory not found', { memory_id: memoryId })
+    }
+    // An expired memory is gone for every reader; its deletion is on its way (the expiry sweep).
+    if (!orExpired && isExpired(stored, now().getTime())) {
+      throw new AppError('NOT_FOUND', 'Memory expired', {
+        memory_id: memoryId,
+        reason: 'expired',
+        expired_at: stored.expires_at,
+      })
     }
     return stored
   }
@@ -303,6 +347,9 @@ export function createMemoryEditor(options: MemoryEditorOptions): MemoryEditor {
           content,
           confidence: patch.confidence ?? analysis?.confidence ?? previous.confidence,
           metadata: { ...previous.metadata, ...(patch.metadata ?? {}) },
+          ...(patch.expires_at !== undefined
+            ? { expires_at: patch.expires_at === null ? null : utcInstantOf(patch.expires_at) }
+            : {}),
           updated_at: now().toISOString(),
           embedding: {
             model: contentChanged ? options.embedder.model : previous.embedding.model,
@@ -340,13 +387,37 @@ export function createMemoryEditor(options: MemoryEditorOptions): MemoryEditor {
       }
     },
 
-    async remove(instanceId, memoryId, correlationId) {
+    async giveFeedback(instanceId, memoryId, given, correlationId) {
+      const reason = given.rating === null ? null : (given.reason ?? null)
       for (let attempt = 1; ; attempt += 1) {
         const stored = await current(instanceId, memoryId)
-        const change = event('deleted', stored, memoryStateOf(stored, []), {
-          kind: 'api',
-          operation: 'delete',
-        })
+        const held = stored.feedback ?? null
+        const same =
+          given.rating === null ? held === null : held?.rating === given.rating && held.reason === reason
+        if (same) return { memory: stored, changed: false }
+        const memory: MemoryState = {
+          ...memoryStateOf(stored, []),
+          // Not an edit of what the memory says: updated_at stays, the feedback carries its own time.
+          feedback:
+            given.rating === null ? null : { rating: given.rating, reason, given_at: now().toISOString() },
+        }
+        const change = event('updated', stored, memory, { kind: 'api', operation: 'feedback' })
+        const seen = await outcomeOf(change, await append(change, correlationId))
+        if (seen === null) throw new AppError('NOT_FOUND', 'Memory not found', { memory_id: memoryId })
+        if (seen.last_event_id === change.event_id) return { memory: seen, changed: true }
+        if (attempt >= attemptsOnConflict) throw contended()
+      }
+    },
+
+    async remove(
+      instanceId,
+      memoryId,
+      correlationId,
+      cause: DeletionCause = { kind: 'api', operation: 'delete' },
+    ) {
+      for (let attempt = 1; ; attempt += 1) {
+        const stored = await current(instanceId, memoryId, { orExpired: true })
+        const change = event('deleted', stored, memoryStateOf(stored, []), cause)
         const seen = await outcomeOf(change, await append(change, correlationId))
         if (seen === null) {
           // A deleted memory supersedes nothing: the version it ended holds again.

@@ -213,3 +213,88 @@ describe('memory editor', () => {
     expect(await codeOf(editorFor(w).remove('inst_b', memoryId, 'corr'))).toBe('NOT_FOUND:""')
   })
 })
+
+describe('memory editor: expiry and feedback', () => {
+  const at = (iso: string) => () => new Date(iso)
+  function editorAt(w: ReturnType<typeof world>, now: string) {
+    return createMemoryEditor({
+      store: w.store,
+      producer: w.producer,
+      embedder,
+      analyze: () => ({}) as ContentAnalysis,
+      merge: (_existing, incoming) => incoming,
+      now: at(now),
+    })
+  }
+  const expiring = (expiresAt: string) => {
+    const change = changeAt(1, 'created')
+    change.memory.expires_at = expiresAt
+    return change
+  }
+
+  it('sets and clears an expiry, keeping the one a memory has when a patch names none', async () => {
+    const w = world({ projecting: true, stored: changeAt(1, 'created') })
+    const editor = editorAt(w, '2026-12-01T10:00:00.000Z')
+    const set = await editor.update(instanceId, memoryId, { expires_at: '2027-01-31T18:00:00+01:00' }, 'c')
+    expect(set.expires_at).toBe('2027-01-31T17:00:00.000Z')
+    const kept = await editor.update(instanceId, memoryId, { confidence: 0.5 }, 'c')
+    expect(kept.expires_at).toBe('2027-01-31T17:00:00.000Z')
+    const cleared = await editor.update(instanceId, memoryId, { expires_at: null }, 'c')
+    expect(cleared.expires_at).toBeNull()
+  })
+
+  it('answers an expired memory as not found to an edit or feedback, from the instant it expires', async () => {
+    const w = world({ projecting: true, stored: expiring('2026-12-01T10:00:00.000Z') })
+    const before = editorAt(w, '2026-12-01T09:59:59.999Z')
+    expect(await codeOf(before.update(instanceId, memoryId, { confidence: 0.4 }, 'c'))).toBe('resolved')
+    const after = editorAt(w, '2026-12-01T10:00:00.000Z')
+    expect(await codeOf(after.update(instanceId, memoryId, { confidence: 0.3 }, 'c'))).toBe(
+      'NOT_FOUND:"expired"',
+    )
+    expect(await codeOf(after.giveFeedback(instanceId, memoryId, { rating: 'positive' }, 'c'))).toBe(
+      'NOT_FOUND:"expired"',
+    )
+  })
+
+  it('deletes an expired memory with expiry as the cause', async () => {
+    const w = world({ projecting: true, stored: expiring('2026-12-01T10:00:00.000Z') })
+    await editorAt(w, '2026-12-02T00:00:00.000Z').remove(instanceId, memoryId, 'sweep-1', { kind: 'expiry' })
+    expect(w.log.at(-1)).toMatchObject({ change: 'deleted', cause: { kind: 'expiry' }, version: 2 })
+    expect(w.documents.has(memoryId)).toBe(false)
+  })
+
+  it('holds the last feedback given; the same feedback again appends nothing; null withdraws it', async () => {
+    const w = world({ projecting: true, stored: changeAt(1, 'created') })
+    const editor = editorAt(w, '2026-12-01T10:00:00.000Z')
+    const given = await editor.giveFeedback(
+      instanceId,
+      memoryId,
+      { rating: 'negative', reason: 'out of date' },
+      'c',
+    )
+    expect(given.changed).toBe(true)
+    expect(given.memory.feedback).toEqual({
+      rating: 'negative',
+      reason: 'out of date',
+      given_at: '2026-12-01T10:00:00.000Z',
+    })
+    expect(w.log.at(-1)).toMatchObject({ change: 'updated', cause: { kind: 'api', operation: 'feedback' } })
+    // Not an edit of its content: updated_at stays as it was.
+    expect(given.memory.updated_at).toBe('2026-11-23T10:00:00.000Z')
+    const events = w.log.length
+    const again = await editor.giveFeedback(
+      instanceId,
+      memoryId,
+      { rating: 'negative', reason: 'out of date' },
+      'c',
+    )
+    expect(again.changed).toBe(false)
+    expect(w.log).toHaveLength(events)
+    const otherReason = await editor.giveFeedback(instanceId, memoryId, { rating: 'negative' }, 'c')
+    expect(otherReason.memory.feedback).toMatchObject({ rating: 'negative', reason: null })
+    const withdrawn = await editor.giveFeedback(instanceId, memoryId, { rating: null }, 'c')
+    expect(withdrawn).toMatchObject({ changed: true, memory: { feedback: null } })
+    expect((await editor.giveFeedback(instanceId, memoryId, { rating: null }, 'c')).changed).toBe(false)
+    expect(w.log.map((change) => change.version)).toEqual([1, 2, 3, 4])
+  })
+})

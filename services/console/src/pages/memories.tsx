@@ -315,16 +315,16 @@ function MemoryDetail(props: { api: Api; memoryId: string }) {
   } | null>(null)
   const [action, setAction] = useState<{ error?: unknown; done?: string; busy: boolean }>({ busy: false })
   const [confirming, setConfirming] = useState(false)
+  const [reason, setReason] = useState('')
+  const [expiry, setExpiry] = useState<string | null>(null)
   const writable = api.can('memories:write')
 
-  const save = async (event: Event) => {
-    event.preventDefault()
-    if (!edit) return
+  /** Sends a change and shows the memory and its history again once it is projected. */
+  const applyChange = async (send: () => Promise<unknown>, done: string) => {
     setAction({ busy: true })
     try {
-      await api.send('PATCH', `/v1/memories/${encodeURIComponent(memoryId)}`, edit)
-      setEdit(null)
-      setAction({ busy: false, done: 'Saved: the change is an event; the memory shows it once projected.' })
+      await send()
+      setAction({ busy: false, done })
       setTimeout(() => {
         memory.reload()
         history.reload()
@@ -332,6 +332,35 @@ function MemoryDetail(props: { api: Api; memoryId: string }) {
     } catch (error) {
       setAction({ busy: false, error })
     }
+  }
+  const giveFeedback = (rating: 'positive' | 'negative' | 'very_negative' | null) =>
+    applyChange(
+      () =>
+        api.send('POST', `/v1/memories/${encodeURIComponent(memoryId)}/feedback`, {
+          rating,
+          ...(rating !== null && reason.trim() ? { reason: reason.trim() } : {}),
+        }),
+      rating === null ? 'Feedback withdrawn.' : `Feedback recorded: ${rating.replace('_', ' ')}.`,
+    )
+  const saveExpiry = (event: Event) => {
+    event.preventDefault()
+    if (expiry === null) return
+    // The field holds a UTC date and time (minutes), as its label says, whatever the browser's time zone.
+    const expiresAt = expiry ? new Date(`${expiry}Z`).toISOString() : null
+    setExpiry(null)
+    void applyChange(
+      () => api.send('PATCH', `/v1/memories/${encodeURIComponent(memoryId)}`, { expires_at: expiresAt }),
+      expiresAt ? `Expires at ${expiresAt}.` : 'Never expires.',
+    )
+  }
+
+  const save = async (event: Event) => {
+    event.preventDefault()
+    if (!edit) return
+    await applyChange(async () => {
+      await api.send('PATCH', `/v1/memories/${encodeURIComponent(memoryId)}`, edit)
+      setEdit(null)
+    }, 'Saved: the change is an event; the memory shows it once projected.')
   }
   const remove = async () => {
     setConfirming(false)
@@ -381,6 +410,14 @@ function MemoryDetail(props: { api: Api; memoryId: string }) {
                   <a href={`#/memories/${encodeURIComponent(data.superseded_by)}`}>{data.superseded_by}</a>
                 </>
               ) : null}
+            </dd>
+            <dt>Expires</dt>
+            <dd data-testid="memory-expires">{data.expires_at ?? 'never'}</dd>
+            <dt>Feedback</dt>
+            <dd data-testid="memory-feedback">
+              {data.feedback
+                ? `${data.feedback.rating.replace('_', ' ')}${data.feedback.reason ? ` — ${data.feedback.reason}` : ''} (${data.feedback.given_at})`
+                : 'none'}
             </dd>
             <dt>Entities</dt>
             <dd>
@@ -432,11 +469,82 @@ function MemoryDetail(props: { api: Api; memoryId: string }) {
                 >
                   Edit
                 </button>
+                <button
+                  type="button"
+                  onClick={() => setExpiry(data.expires_at ? data.expires_at.slice(0, 16) : '')}
+                >
+                  Set expiry
+                </button>
                 <button type="button" class="danger" onClick={() => setConfirming(true)}>
                   Delete
                 </button>
               </div>
             )
+          ) : null}
+          {writable && expiry !== null ? (
+            <form onSubmit={saveExpiry} aria-label="Memory expiry" class="edit">
+              <Field
+                label="Expires at (UTC)"
+                hint="From this instant the memory leaves search, lists and context, and its deletion is appended to the log. Empty: it never expires."
+              >
+                <input
+                  type="datetime-local"
+                  name="expires_at"
+                  value={expiry}
+                  onInput={(event) => setExpiry(event.currentTarget.value)}
+                />
+              </Field>
+              <div class="actions">
+                <button type="button" onClick={() => setExpiry(null)}>
+                  Cancel
+                </button>
+                <button type="submit" disabled={action.busy}>
+                  Save expiry
+                </button>
+              </div>
+            </form>
+          ) : null}
+          {writable ? (
+            <form
+              aria-label="Feedback"
+              class="feedback"
+              onSubmit={(event) => {
+                event.preventDefault()
+              }}
+            >
+              <Field
+                label="Reason"
+                hint="Optional. Negative feedback ranks the memory lower in search; nothing is deleted."
+              >
+                <input
+                  type="text"
+                  name="reason"
+                  maxLength={1000}
+                  value={reason}
+                  onInput={(event) => setReason(event.currentTarget.value)}
+                />
+              </Field>
+              <div class="actions">
+                <button type="button" disabled={action.busy} onClick={() => void giveFeedback('positive')}>
+                  Useful
+                </button>
+                <button type="button" disabled={action.busy} onClick={() => void giveFeedback('negative')}>
+                  Not useful
+                </button>
+                <button
+                  type="button"
+                  disabled={action.busy}
+                  onClick={() => void giveFeedback('very_negative')}
+                >
+                  Wrong
+                </button>
+                {data.feedback ? (
+                  <button type="button" disabled={action.busy} onClick={() => void giveFeedback(null)}>
+                    Withdraw feedback
+                  </button>
+                ) : null}
+              </div>
+            </form>
           ) : null}
           <ErrorNotice error={action.error} />
           <Done message={action.done} />
@@ -466,6 +574,10 @@ function MemoryDetail(props: { api: Api; memoryId: string }) {
                   : '—',
             },
             { title: 'Content', cell: (change) => change.content ?? '—' },
+            {
+              title: 'Feedback',
+              cell: (change) => (change.feedback ? change.feedback.rating.replace('_', ' ') : '—'),
+            },
           ]}
         />
       ) : null}

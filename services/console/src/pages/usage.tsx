@@ -25,12 +25,13 @@ const metrics = [
   'context_fetch',
   'context_compact',
   'memories_stored',
+  'memory_feedback',
   'vector_queries',
   'graph_queries',
   'llm_input_tokens',
   'llm_output_tokens',
 ] as const
-const metricGroups = ['', 'user_id', 'customer_id', 'document_type', 'mode'] as const
+const metricGroups = ['', 'user_id', 'customer_id', 'document_type', 'mode', 'operation'] as const
 const operations = ['context_fetch', 'context_compact', 'ingestion', 'memory_get'] as const
 const tokenGroups = ['', 'operation', 'model', 'user_id'] as const
 const presets = {

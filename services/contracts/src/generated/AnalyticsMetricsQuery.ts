@@ -18,8 +18,12 @@ export interface AnalyticsMetricsQuery {
     | 'vector_queries'
     | 'graph_queries'
     | 'memories_stored'
+    | 'memory_feedback'
   bucket: 'minute' | 'hour' | 'day'
   start: string
   end: string
-  group_by?: 'user_id' | 'customer_id' | 'document_type' | 'mode'
+  /**
+   * operation: what the metric counts by kind (memory_feedback: the rating; api_call: the route).
+   */
+  group_by?: 'user_id' | 'customer_id' | 'document_type' | 'mode' | 'operation'
 }

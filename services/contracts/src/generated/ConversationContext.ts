@@ -50,6 +50,30 @@ export interface ConversationContext {
     created_at: string
     updated_at: string | null
     /**
+     * When the fact became true: the date its statement names, else the document's document_created_at (which is the acceptance time when the client did not give one).
+     */
+    valid_from?: string
+    /**
+     * When a later memory of the same subject and attribute made this one no longer true (its valid_from); null while current.
+     */
+    valid_to?: string | null
+    /**
+     * The memory that superseded this one, or null.
+     */
+    superseded_by?: string | null
+    /**
+     * When the memory expires: from that instant it is left out of search, list, context and export, and its deletion is appended to the log soon after; null when it never expires.
+     */
+    expires_at?: string | null
+    /**
+     * The feedback last given on the memory (POST /v1/memories/{memory_id}/feedback), or null when none is held. Search ranks a memory rated negative or very_negative lower and one rated positive a little higher.
+     */
+    feedback?: {
+      rating: 'positive' | 'negative' | 'very_negative'
+      reason: string | null
+      given_at: string
+    } | null
+    /**
      * Relevance after fusion and reranking; comparable within one response only, higher is better.
      */
     score: number

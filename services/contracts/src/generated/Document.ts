@@ -30,6 +30,10 @@ export interface Document {
    */
   document_id?: string
   document_created_at?: string
+  /**
+   * When the memories of this document expire: from that instant they are left out of search, list, context and export, and their deletion is appended to the log. Must be later than the moment the document is accepted. Without it the instance's storage.expiry.default_ttl_days applies from that moment (by default memories never expire).
+   */
+  expires_at?: string
   user_id?: string
   customer_id?: string
   metadata?: {

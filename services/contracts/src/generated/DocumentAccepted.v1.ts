@@ -32,6 +32,10 @@ export interface DocumentAccepted {
   }
   accepted_at: string
   /**
+   * When the document's memories expire: the document's own expires_at, else accepted_at plus the instance's default time to live when it had one; null or absent (records written before expiry existed): never.
+   */
+  expires_at?: string | null
+  /**
    * The turns sent just before and just after this document in the same batch, for the same scope, of the same conversational document type and within 30 minutes of it (empty when there is none): the conversation a one-turn document belongs to. Absent from records written before it existed.
    */
   context?: {
@@ -52,6 +56,14 @@ export interface DocumentAccepted {
     embedding?: {
       model: string
       vector: number[]
+    }
+    /**
+     * The feedback the memory held where it was exported from (our own format).
+     */
+    feedback?: {
+      rating: 'positive' | 'negative' | 'very_negative'
+      reason: string | null
+      given_at: string
     }
   }
 }

@@ -44,4 +44,16 @@ export interface Memory {
    * The memory that superseded this one, or null.
    */
   superseded_by: string | null
+  /**
+   * When the memory expires: from that instant it is left out of search, list, context and export, and its deletion is appended to the log soon after; null when it never expires.
+   */
+  expires_at: string | null
+  /**
+   * The feedback last given on the memory (POST /v1/memories/{memory_id}/feedback), or null when none is held. Search ranks a memory rated negative or very_negative lower and one rated positive a little higher.
+   */
+  feedback: {
+    rating: 'positive' | 'negative' | 'very_negative'
+    reason: string | null
+    given_at: string
+  } | null
 }

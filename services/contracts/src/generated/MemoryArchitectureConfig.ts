@@ -45,6 +45,12 @@ export interface MemoryArchitectureConfig {
        */
       enabled?: boolean
     }
+    expiry?: {
+      /**
+       * Days after acceptance at which the memories of a document that names no expires_at expire (1–36500); null: they never expire. Applies to documents accepted while the version is active (conversation turns compacted into documents too); memories stored before keep the expiry they have.
+       */
+      default_ttl_days?: number | null
+    }
   }
   retrieval?: {
     /**

@@ -54,6 +54,10 @@ export interface MemoryBulkUpdateRequest {
       metadata?: {
         [k: string]: unknown
       }
+      /**
+       * When the memory expires (later than now), or null: it never expires. From that instant it is left out of search, list, context and export, and its deletion is appended to the log.
+       */
+      expires_at?: string | null
     },
     ...{
       memory_id: string
@@ -68,6 +72,10 @@ export interface MemoryBulkUpdateRequest {
       metadata?: {
         [k: string]: unknown
       }
+      /**
+       * When the memory expires (later than now), or null: it never expires. From that instant it is left out of search, list, context and export, and its deletion is appended to the log.
+       */
+      expires_at?: string | null
     }[],
   ]
   /**
@@ -81,6 +89,10 @@ export interface MemoryBulkUpdateRequest {
     metadata?: {
       [k: string]: unknown
     }
+    /**
+     * When the memory expires (later than now), or null: it never expires. From that instant it is left out of search, list, context and export, and its deletion is appended to the log.
+     */
+    expires_at?: string | null
   }
   /**
    * With filters: only this user's memories. Without it the filter spans the instance's users, and the key also needs instances:read.
@@ -101,7 +113,7 @@ export interface MemoryBulkUpdateRequest {
   confirm_count?: number
 }
 /**
- * Which memories count (docs/filters.md). Every key must hold: and / or take lists of filter objects, not takes one filter object (or a list, none of which may hold); a field takes a value (equality) or comparisons. Fields: type, entity_id, entity_name, user_id, customer_id, document_type, ingestion_id, created_at, updated_at, valid_from, valid_to, confidence, content, metadata.<key>[.<key>...] (or metadata: {key: condition}). mem0's AND / OR / NOT are taken too. Limits: 5 levels of and / or / not, 50 comparisons, 20 members per and / or, 100 values per in; otherwise 400 INVALID_INPUT naming the key at fault (filters.or.1.metadata.price.gt).
+ * Which memories count (docs/filters.md). Every key must hold: and / or take lists of filter objects, not takes one filter object (or a list, none of which may hold); a field takes a value (equality) or comparisons. Fields: type, entity_id, entity_name, user_id, customer_id, document_type, ingestion_id, created_at, updated_at, valid_from, valid_to, expires_at, feedback (the rating: positive, negative, very_negative), confidence, content, metadata.<key>[.<key>...] (or metadata: {key: condition}). mem0's AND / OR / NOT are taken too. Limits: 5 levels of and / or / not, 50 comparisons, 20 members per and / or, 100 values per in; otherwise 400 INVALID_INPUT naming the key at fault (filters.or.1.metadata.price.gt).
  */
 export interface MemoryFilter {
   /**
@@ -195,6 +207,8 @@ export interface MemoryFilter {
   updated_at?: MemoryFilterCondition
   valid_from?: MemoryFilterCondition
   valid_to?: MemoryFilterCondition
+  expires_at?: MemoryFilterCondition
+  feedback?: MemoryFilterCondition
   confidence?: MemoryFilterCondition
   content?: MemoryFilterCondition
   /**

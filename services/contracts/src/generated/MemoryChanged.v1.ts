@@ -75,6 +75,18 @@ export interface MemoryChanged {
      */
     superseded_by?: string | null
     /**
+     * When the memory expires: from that instant it is left out of search, list, context and export, and its deletion is appended to the log soon after; null when it never expires. Absent from events written before expiry existed.
+     */
+    expires_at?: string | null
+    /**
+     * The feedback last given on the memory (POST /v1/memories/{memory_id}/feedback), or null when none is held. Search ranks a memory rated negative or very_negative lower and one rated positive a little higher. Absent from events written before feedback existed.
+     */
+    feedback?: {
+      rating: 'positive' | 'negative' | 'very_negative'
+      reason: string | null
+      given_at: string
+    } | null
+    /**
      * The changing fact the statement states (a subject's attribute with one value at a time), which makes the memories of one scope with the same key versions of one fact; absent when it states none.
      */
     fact?: {
@@ -85,12 +97,12 @@ export interface MemoryChanged {
     }
   }
   /**
-   * What made the change: an ingestion (the document's ingestion id), an API call (PATCH with its merge strategy, DELETE), supersession by another memory, a user's erasure, or a re-embedding (the same state with vectors of the configured embedding model, `memory-service reembed`). Absent on events written before it existed.
+   * What made the change: an ingestion (the document's ingestion id), an API call (PATCH with its merge strategy, DELETE, feedback), supersession by another memory, a user's erasure, a re-embedding (the same state with vectors of the configured embedding model, `memory-service reembed`), or expiry (the deletion of a memory whose expires_at passed). Absent on events written before it existed.
    */
   cause?: {
-    kind: 'ingestion' | 'api' | 'supersession' | 'erasure' | 'reembedding'
+    kind: 'ingestion' | 'api' | 'supersession' | 'erasure' | 'reembedding' | 'expiry'
     ingestion_id?: string
-    operation?: 'update' | 'delete'
+    operation?: 'update' | 'delete' | 'feedback'
     merge_strategy?: 'replace' | 'append' | 'smart-merge'
     /**
      * For supersession: the memory whose arrival (or removal) changed this one's validity.

@@ -9,15 +9,15 @@ export interface MemoryHistory {
   changes: {
     version: number
     /**
-     * superseded: a later memory of the same subject and attribute ended it; reinstated: the memory that superseded it went away (deleted, or edited to say something else), so it holds again.
+     * superseded: a later memory of the same subject and attribute ended it; reinstated: the memory that superseded it went away (deleted, or edited to say something else), so it holds again; feedback: feedback was given on it (or withdrawn), see feedback; deleted: by the API, or by expiry (cause kind expiry).
      */
-    change: 'created' | 'updated' | 'superseded' | 'reinstated' | 'deleted'
+    change: 'created' | 'updated' | 'superseded' | 'reinstated' | 'feedback' | 'deleted'
     changed_at: string
     /**
-     * What made the change; null for changes written before causes were recorded. reembedding: the same state with its vectors computed again by the configured embedding model (the content did not change).
+     * What made the change; null for changes written before causes were recorded. reembedding: the same state with its vectors computed again by the configured embedding model (the content did not change). expiry: its expires_at passed and it was deleted.
      */
     cause: {
-      kind: 'ingestion' | 'api' | 'supersession' | 'erasure' | 'reembedding'
+      kind: 'ingestion' | 'api' | 'supersession' | 'erasure' | 'reembedding' | 'expiry'
       /**
        * ingestion: the ingestion job whose document stated it.
        */
@@ -25,7 +25,7 @@ export interface MemoryHistory {
       /**
        * api: the call.
        */
-      operation?: 'update' | 'delete'
+      operation?: 'update' | 'delete' | 'feedback'
       /**
        * api update: the merge strategy the content was changed with.
        */
@@ -46,5 +46,17 @@ export interface MemoryHistory {
     valid_from: string
     valid_to: string | null
     superseded_by: string | null
+    /**
+     * When the memory expires after the change; null: never.
+     */
+    expires_at: string | null
+    /**
+     * The feedback the memory held after the change; null: none.
+     */
+    feedback: {
+      rating: 'positive' | 'negative' | 'very_negative'
+      reason: string | null
+      given_at: string
+    } | null
   }[]
 }

@@ -2,7 +2,7 @@
 /* Source: schemas/rest/MemoryUpdateRequest.schema.json */
 
 /**
- * PATCH /v1/memories/{memory_id}: at least one field. merge_strategy applies to content and defaults to replace.
+ * PATCH /v1/memories/{memory_id}: at least one field. merge_strategy applies to content and defaults to replace. expires_at sets (or with null clears) when the memory expires.
  */
 export interface MemoryUpdateRequest {
   content?: string
@@ -11,4 +11,8 @@ export interface MemoryUpdateRequest {
   metadata?: {
     [k: string]: unknown
   }
+  /**
+   * When the memory expires (later than now), or null: it never expires. From that instant it is left out of search, list, context and export, and its deletion is appended to the log.
+   */
+  expires_at?: string | null
 }

@@ -222,6 +222,15 @@ export interface ServiceConfig {
     documentsPerPartition: number
   }
   /**
+   * Stored memories, after the pipeline.
+   */
+  memories: {
+    /**
+     * How often the gateway holding the expiry lease deletes the memories whose expires_at has passed (readers leave them out from that instant; the deletion in the log follows within this time).
+     */
+    expirySweepSeconds: number
+  }
+  /**
    * Usage analytics read from ClickHouse.
    */
   analytics: {

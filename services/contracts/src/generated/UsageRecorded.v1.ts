@@ -19,6 +19,7 @@ export interface UsageRecorded {
     | 'vector_queries'
     | 'graph_queries'
     | 'memories_stored'
+    | 'memory_feedback'
   value: number
   latency_ms?: number | null
   occurred_at: string

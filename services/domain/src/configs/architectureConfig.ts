@@ -16,6 +16,8 @@ export type ArchitectureConfig = {
   storage: {
     vector: Filled<NonNullable<Storage['vector']>>
     graph: Filled<NonNullable<Storage['graph']>>
+    /** Absent from versions proposed before expiry existed: their memories never expire by default. */
+    expiry?: Filled<NonNullable<Storage['expiry']>>
   }
   retrieval: Section<'retrieval'>
 }

@@ -39,6 +39,7 @@ describe('configuration documents', () => {
       storage: {
         vector: { embedding_model: 'all-MiniLM-L6-v2', embedding_dimension: 384 },
         graph: { enabled: true },
+        expiry: { default_ttl_days: null },
       },
       retrieval: { default_mode: 'accurate', max_results: 10, context_budget: 4096, graph_queries: true },
     })

@@ -80,6 +80,8 @@ export function toDocumentAccepted(
     instanceId: string
     clientId: string
     acceptedAt: string
+    /** When its memories expire (documentExpiryOf), null: never. */
+    expiresAt?: string | null
     /** The neighbouring turns of the batch (batchContextsOf). */
     conversation?: DocumentContext
   },
@@ -98,6 +100,7 @@ export function toDocumentAccepted(
     customer_id: document.customer_id ?? null,
     metadata: document.metadata ?? {},
     accepted_at: context.acceptedAt,
+    ...(context.expiresAt ? { expires_at: context.expiresAt } : {}),
     ...(context.conversation ? { context: context.conversation } : {}),
     ...(document.imported ? { imported: document.imported } : {}),
   }

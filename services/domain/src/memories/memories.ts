@@ -120,5 +120,8 @@ export function publicMemoryOf(memory: Omit<MemoryState, 'embedding' | 'context'
     created_at: memory.created_at,
     updated_at: memory.updated_at,
     ...validityOf(memory),
+    // Stored before expiry and feedback existed: never expires, and holds no feedback.
+    expires_at: memory.expires_at ?? null,
+    feedback: memory.feedback ?? null,
   }
 }

@@ -31,6 +31,8 @@ export type FilterField =
   | 'updated_at'
   | 'valid_from'
   | 'valid_to'
+  | 'expires_at'
+  | 'feedback'
   | 'confidence'
   | 'content'
   | `metadata.${string}`
@@ -67,6 +69,7 @@ const operatorsOf: Record<FieldKind, readonly Operator[]> = {
 }
 
 const memoryTypes = ['fact', 'preference', 'episode', 'emotion', 'temporal_event'] as const
+const feedbackRatings = ['positive', 'negative', 'very_negative'] as const
 
 const fieldKinds: Record<Exclude<FilterField, `metadata.${string}`>, FieldKind> = {
   type: 'keyword',
@@ -80,6 +83,8 @@ const fieldKinds: Record<Exclude<FilterField, `metadata.${string}`>, FieldKind> 
   updated_at: 'date',
   valid_from: 'date',
   valid_to: 'date',
+  expires_at: 'date',
+  feedback: 'keyword',
   confidence: 'number',
   content: 'text',
 }
@@ -116,6 +121,10 @@ const keywordRules: Partial<Record<FilterField, { check: (value: string) => bool
     says: `must be one of: ${memoryTypes.join(', ')}`,
   },
   entity_id: { check: (value) => /^ent_[0-9a-f]+$/.test(value), says: 'must be an entity id (ent_…)' },
+  feedback: {
+    check: (value) => (feedbackRatings as readonly string[]).includes(value),
+    says: `must be a rating: ${feedbackRatings.join(', ')}`,
+  },
   ingestion_id: {
     check: (value) => /^ing_[0-9a-f]{32}$/.test(value),
     says: 'must be an ingestion id (ing_ and 32 hex digits)',

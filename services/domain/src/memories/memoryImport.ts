@@ -3,6 +3,7 @@ import type { Document, DocumentAccepted } from '@memory-service/contracts'
 import { validateDocument } from '../documents/documents.js'
 import { utcInstantOf } from '../timestamps.js'
 import { memoryTypes, type MemoryType } from '../extraction/extraction.js'
+import { expiryOfExpirationDate } from './expiry.js'
 
 export type ImportFormat = NonNullable<DocumentAccepted['imported']>['format']
 export type ImportedMemory = NonNullable<DocumentAccepted['imported']>
@@ -72,8 +73,12 @@ interface Mapped {
   createdAt?: unknown
   validFrom?: unknown
   validTo?: unknown
+  /** When the memory expires, as the source says it (the key it came under: `expiresKey`). */
+  expiresAt?: unknown
+  expiresKey?: string
   metadata?: unknown
   embedding?: unknown
+  feedback?: unknown
   skipped?: string
 }
 
@@ -90,8 +95,11 @@ function fromMemoryService(record: Raw): Mapped {
     createdAt: present(record, 'created_at'),
     validFrom: present(record, 'valid_from'),
     validTo: present(record, 'valid_to'),
+    expiresAt: present(record, 'expires_at'),
+    expiresKey: 'expires_at',
     metadata: present(record, 'metadata'),
     embedding: present(record, 'embedding'),
+    feedback: present(record, 'feedback'),
   }
 }
 
@@ -106,6 +114,7 @@ function fromMem0(record: Raw): Mapped {
   const metadata = present(record, 'metadata')
   const declaredType = metadata && typeof metadata === 'object' ? (metadata as Raw).type : undefined
   const replaced = !isAbsent(record.replaced_by) || record.state === 'archived'
+  const expiration = present(record, 'expiration_date')
   const source = kept(record, [
     'id',
     'agent_id',
@@ -116,7 +125,6 @@ function fromMem0(record: Raw): Mapped {
     'role',
     'hash',
     'categories',
-    'expiration_date',
     'replaced_by',
     'immutable',
     'state',
@@ -133,6 +141,14 @@ function fromMem0(record: Raw): Mapped {
     userId: present(record, 'user_id'),
     createdAt: present(record, 'created_at'),
     ...(replaced ? { validTo: present(record, 'updated_at') } : {}),
+    // A plain date that counts in full: the memory expires at the next day's start, UTC.
+    ...(expiration !== undefined
+      ? {
+          expiresAt:
+            typeof expiration === 'string' ? (expiryOfExpirationDate(expiration) ?? expiration) : expiration,
+        }
+      : {}),
+    expiresKey: 'expiration_date',
     metadata: { ...objectOr(metadata), mem0: source },
     ...(record.state === 'deleted' ? { skipped: 'deleted in the source (state: deleted)' } : {}),
   }
@@ -260,7 +276,8 @@ export function importedRecordOf(
   // A record that says when it stopped holding but not since when (Zep records facts after they ended, mem0 memories
   // replaced before this import): without a start of its own the memory would start when it was created, or now,
   // after its end. It is stored as already ended, valid at no moment: its start is unknown.
-  const defaultStart = instants.created_at ?? (defaults.now ?? (() => new Date()))().toISOString()
+  const now = (defaults.now ?? (() => new Date()))()
+  const defaultStart = instants.created_at ?? now.toISOString()
   if (!instants.valid_from && instants.valid_to && instants.valid_to < defaultStart)
     instants.valid_from = instants.valid_to
   if (
@@ -268,10 +285,24 @@ export function importedRecordOf(
     (typeof mapped.metadata !== 'object' || Array.isArray(mapped.metadata))
   )
     fields[at('metadata')] = 'must be an object'
+  let expiresAt: string | undefined
+  if (mapped.expiresAt !== undefined) {
+    const instant = utcInstantOf(mapped.expiresAt)
+    if (instant === null)
+      fields[at(mapped.expiresKey ?? 'expires_at')] = 'must be a date-time (RFC 3339) or a date (YYYY-MM-DD)'
+    else expiresAt = instant
+  }
   const embedding = embeddingOf(mapped.embedding)
   if (embedding === 'invalid') fields[at('embedding')] = 'must be {model, vector} with a list of numbers'
+  const feedback = feedbackOf(mapped.feedback)
+  if (feedback === 'invalid')
+    fields[at('feedback')] =
+      'must be {rating: positive | negative | very_negative, reason: text of at most 1000 characters or null, given_at}'
   if (Object.keys(fields).length > 0 || typeof externalId !== 'string' || typeof mapped.content !== 'string')
     return { fields }
+  // Expired in the source: no reader would ever see it here (a mem0 export holds the memories it hides).
+  if (expiresAt !== undefined && Date.parse(expiresAt) <= now.getTime())
+    return { externalId, skipped: `expired in the source (${expiresAt})` }
 
   const userId = (mapped.userId as string | undefined) ?? defaults.userId
   const customerId = (mapped.customerId as string | undefined) ?? defaults.customerId
@@ -284,6 +315,7 @@ export function importedRecordOf(
     ...(userId !== undefined ? { user_id: userId } : {}),
     ...(customerId !== undefined ? { customer_id: customerId } : {}),
     ...(mapped.metadata ? { metadata: mapped.metadata as Record<string, unknown> } : {}),
+    ...(expiresAt !== undefined ? { expires_at: expiresAt } : {}),
   }
   const checked = validateDocument(document)
   if ('fields' in checked)
@@ -307,8 +339,27 @@ export function importedRecordOf(
         ...(mapped.confidence !== undefined ? { confidence: mapped.confidence as number } : {}),
         ...instants,
         ...(embedding && embedding !== 'invalid' ? { embedding } : {}),
+        ...(feedback && feedback !== 'invalid' ? { feedback } : {}),
       },
     },
+  }
+}
+
+const ratings = ['positive', 'negative', 'very_negative'] as const
+
+/** The feedback an exported memory held (our format's `feedback`), as the memory will hold it. */
+function feedbackOf(value: unknown): ImportedMemory['feedback'] | 'invalid' | undefined {
+  if (value === undefined) return undefined
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'invalid'
+  const { rating, reason, given_at } = value as Raw
+  const givenAt = utcInstantOf(given_at)
+  if (!ratings.includes(rating as (typeof ratings)[number]) || givenAt === null) return 'invalid'
+  if (reason !== undefined && reason !== null && (typeof reason !== 'string' || reason.length > 1000))
+    return 'invalid'
+  return {
+    rating: rating as (typeof ratings)[number],
+    reason: typeof reason === 'string' ? reason : null,
+    given_at: givenAt,
   }
 }
 

@@ -29,7 +29,10 @@ const documentOf = (outcome: ReturnType<typeof importedRecordOf>) => {
 
 describe('memory import: mem0', () => {
   it('takes a get_all page: text, user, dates in UTC, the source fields kept, replaced memories ended', () => {
-    const outcomes = importAll('mem0', 'mem0-platform-v3-list.json')
+    // Read on the trip's second day: its memory expires after its expiration date, which counts in full.
+    const outcomes = importAll('mem0', 'mem0-platform-v3-list.json', {
+      now: () => new Date('2024-07-02T08:00:00Z'),
+    })
     expect(outcomes).toHaveLength(4)
     const [trip, vegetarian, moved, livedInNewYork] = outcomes.map(documentOf)
     expect(trip).toMatchObject({
@@ -37,10 +40,12 @@ describe('memory import: mem0', () => {
       document_id: 'import:mem0:f4cbdb08-7062-4f3e-8eb2-9f5c80dfe64c',
       user_id: 'alex',
       document_created_at: '2024-07-01T12:00:00.000Z',
-      metadata: { mem0: { categories: ['travel'], expiration_date: '2024-07-11' } },
+      metadata: { mem0: { categories: ['travel'] } },
+      expires_at: '2024-07-12T00:00:00.000Z',
       imported: { format: 'mem0', external_id: 'f4cbdb08-7062-4f3e-8eb2-9f5c80dfe64c' },
     })
     expect(trip?.imported.valid_to).toBeUndefined()
+    expect(vegetarian?.expires_at).toBeUndefined()
     // user_preferences is mem0's preference category; its own metadata is kept beside the source's fields.
     expect(vegetarian?.imported.type).toBe('preference')
     expect(vegetarian?.metadata).toMatchObject({
@@ -55,7 +60,9 @@ describe('memory import: mem0', () => {
   })
 
   it('takes the open-source get_all with offsets and microseconds, and a memory export with `content`', () => {
-    const oss = importAll('mem0', 'mem0-oss-get-all.json').map(documentOf)
+    const oss = importAll('mem0', 'mem0-oss-get-all.json', {
+      now: () => new Date('2025-03-02T00:00:00Z'),
+    }).map(documentOf)
     expect(oss.map((document) => document.imported.created_at)).toEqual([
       '2025-02-27T16:33:20.557Z',
       '2025-02-27T16:33:20.560Z',
@@ -71,6 +78,25 @@ describe('memory import: mem0', () => {
       'Alex works at TechCorp as a senior engineer',
     ])
     expect(exported[1]?.imported.type).toBe('preference')
+  })
+
+  it('skips a memory whose expiration date has passed, and refuses one that is not a date', () => {
+    const outcomes = importAll('mem0', 'mem0-platform-v3-list.json', {
+      now: () => new Date('2024-07-12T00:00:00Z'),
+    })
+    expect(outcomes[0]).toEqual({
+      externalId: 'f4cbdb08-7062-4f3e-8eb2-9f5c80dfe64c',
+      skipped: 'expired in the source (2024-07-12T00:00:00.000Z)',
+    })
+    expect(outcomes.slice(1).every((outcome) => 'document' in outcome)).toBe(true)
+    const bad = importedRecordOf('mem0', { id: 'm-1', memory: 'Likes tea', expiration_date: 'soon' }, 7)
+    expect(bad).toEqual({ fields: { 'records.7.expiration_date': expect.stringMatching(/date/) } })
+    const ours = importedRecordOf(
+      'memory-service',
+      { id: 'n-1', content: 'Trial ends Friday', expires_at: '2030-01-31T18:00:00+01:00' },
+      0,
+    )
+    expect('document' in ours && ours.document.expires_at).toBe('2030-01-31T17:00:00.000Z')
   })
 
   it('skips what an OpenMemory backup marks deleted and ends what it archived', () => {

@@ -64,6 +64,12 @@ export interface SearchTuning {
    */
   superseded: number
   /**
+   * What a memory keeps of its score by the feedback it holds (POST /v1/memories/{memory_id}/feedback): below 1 for
+   * negative ratings, so a memory users marked unhelpful falls behind the ones they did not, without being deleted;
+   * a little above 1 for positive. A memory without feedback keeps its score: ranking without feedback is unchanged.
+   */
+  feedback: { positive: number; negative: number; very_negative: number }
+  /**
    * accurate only: how near (Elasticsearch's cosine score, (1 + cos) / 2) what a user told an assistant to keep doing
    * ("Always format dates as Month Day, Year when I ask about deadlines") must be to a question to take the last
    * place of its results.
@@ -110,6 +116,22 @@ export const defaultSearchTuning: SearchTuning = {
     threadWeight: 1,
   },
   superseded: 0.8,
+  feedback: { positive: 1.1, negative: 0.5, very_negative: 0.15 },
   instructionScore: 0.55,
   instructionsTaken: 2,
+}
+
+/** What a memory keeps of its score by the feedback it holds (SearchTuning.feedback); 1 without feedback. */
+export function feedbackWeightOf(
+  feedback: { rating: keyof SearchTuning['feedback'] } | null | undefined,
+  weights: SearchTuning['feedback'],
+): number {
+  return feedback ? weights[feedback.rating] : 1
+}
+
+/** Whether feedback says the memory should not be put forward (negative or very negative). */
+export function isRatedDown(
+  feedback: { rating: keyof SearchTuning['feedback'] } | null | undefined,
+): boolean {
+  return feedback?.rating === 'negative' || feedback?.rating === 'very_negative'
 }

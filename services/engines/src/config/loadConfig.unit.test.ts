@@ -51,6 +51,7 @@ describe('loadConfig', () => {
         visibilityTimeoutMs: 30000,
         documentsPerPartition: 4,
       },
+      memories: { expirySweepSeconds: 10 },
       analytics: {
         tokenPrices: [
           'gpt-4o-mini=0.15/0.6',

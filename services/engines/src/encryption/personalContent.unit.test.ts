@@ -33,6 +33,17 @@ describe('personal content of an event, from its schema', () => {
       ['metadata'],
       ['context'],
       ['imported', 'embedding', 'vector'],
+      ['imported', 'feedback', 'reason'],
+    ])
+    expect(planned('MemoryChanged')?.sealed).toEqual([
+      ['memory', 'content'],
+      ['memory', 'entities'],
+      ['memory', 'metadata'],
+      ['memory', 'speaker'],
+      ['memory', 'embedding', 'vector'],
+      ['memory', 'context'],
+      ['memory', 'feedback', 'reason'],
+      ['memory', 'fact'],
     ])
     expect(planned('ConversationEventRecorded')?.sealed).toEqual([['content'], ['metadata']])
     expect(planned('ConversationCompacted')?.sealed).toEqual([['summary']])

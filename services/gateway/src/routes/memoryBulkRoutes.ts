@@ -15,6 +15,7 @@ import type { MemoryHistory, MemoryStore } from '@memory-service/read-models'
 import { principalOf } from '../http/frontDoor.js'
 import { errorResponse } from '../http/openApiResponses.js'
 import { filterOf } from './memoryFilters.js'
+import { expiryFields } from './expiryFields.js'
 
 /** The most memories one bulk request changes, by ids or by filter. */
 export const bulkLimit = 1000
@@ -37,7 +38,7 @@ const answer = (dryRun: boolean, matched: number, results: BulkItemResult[]): Me
  */
 export function registerMemoryBulkRoutes(
   app: FastifyInstance,
-  deps: { store: MemoryStore; editor: MemoryEditor; history: MemoryHistory },
+  deps: { store: MemoryStore; editor: MemoryEditor; history: MemoryHistory; now: () => Date },
 ): void {
   const bulk = createMemoryBulkEditor(deps)
 
@@ -159,7 +160,16 @@ export function registerMemoryBulkRoutes(
           return problem ? [[field, problem]] : []
         }),
       )
-      if (Object.keys(problems).length > 0) throw invalidInput(problems)
+      const expiry = expiryFields(
+        [
+          ...(updates ?? []).map(
+            (update, index) => [`updates.${String(index)}.expires_at`, update.expires_at] as const,
+          ),
+          ['set.expires_at', set?.expires_at] as const,
+        ],
+        deps.now(),
+      )
+      if (Object.keys({ ...problems, ...expiry }).length > 0) throw invalidInput({ ...problems, ...expiry })
       const ids = updates?.map((update) => update.memory_id)
       if (ids && new Set(ids).size !== ids.length)
         throw invalidInput({ updates: 'names a memory more than once' })

@@ -5,7 +5,9 @@ import { principalOf } from '../http/frontDoor.js'
 import { errorResponse } from '../http/openApiResponses.js'
 import { checkPageDepth, pageDepthDescription } from '../http/limits.js'
 import { filterJsonOf, filterOf } from './memoryFilters.js'
+import { expiryFields } from './expiryFields.js'
 import { registerMemoryBulkRoutes } from './memoryBulkRoutes.js'
+import { registerMemoryFeedbackRoutes } from './memoryFeedbackRoutes.js'
 import { registerMemoryImportRoutes } from './memoryImportRoutes.js'
 import { registerMemoryExportRoutes } from './memoryExportRoutes.js'
 import {
@@ -20,6 +22,7 @@ import {
   publicMemoryOf,
   isValidAt,
   validityOf,
+  isExpired,
 } from '@memory-service/domain'
 import {
   type Document,
@@ -51,7 +54,14 @@ import { type OutgoingEvent } from '@memory-service/domain'
 export interface MemoryRouteDependencies {
   documents: DocumentIngestor
   jobs: IngestionJobs
-  memories: { store: MemoryStore; editor: MemoryEditor; history: MemoryHistory; exports: MemoryExports }
+  memories: {
+    store: MemoryStore
+    editor: MemoryEditor
+    history: MemoryHistory
+    exports: MemoryExports
+    /** The moment requests are answered at (expiry); the system clock by default. */
+    now?: () => Date
+  }
   search: {
     memories: MemorySearch
     /** The instance's retrieval settings (its active configuration): defaults and whether the graph is asked. */
@@ -87,6 +97,7 @@ function scopeOf(principal: Principal) {
 /** Documents, ingestion jobs and memories, always within the key's own instance. */
 export function registerMemoryRoutes(app: FastifyInstance, deps: MemoryRouteDependencies): void {
   const { documents, jobs } = deps
+  const now = deps.memories.now ?? (() => new Date())
 
   app.post<{ Body: Document }>(
     '/v1/memories',
@@ -106,6 +117,8 @@ export function registerMemoryRoutes(app: FastifyInstance, deps: MemoryRouteDepe
     async (request, reply) => {
       const problem = request.body.metadata ? metadataProblem(request.body.metadata) : null
       if (problem) throw invalidInput({ metadata: problem })
+      const expiry = expiryFields([['expires_at', request.body.expires_at]], now())
+      if (Object.keys(expiry).length > 0) throw invalidInput(expiry)
       const [outcome] = await documents.ingest(scopeOf(principalOf(request)), [request.body], request.id)
       if (!outcome) throw new AppError('INTERNAL_ERROR', 'no ingestion outcome')
       if ('error' in outcome) throw outcome.error
@@ -127,7 +140,13 @@ export function registerMemoryRoutes(app: FastifyInstance, deps: MemoryRouteDepe
       },
     },
     async (request): Promise<DocumentBatchResponse> => {
-      const checked = request.body.documents.map((raw) => validateDocument(raw))
+      const acceptedAt = now()
+      const checked = request.body.documents.map((raw) => {
+        const result = validateDocument(raw)
+        if (!('document' in result)) return result
+        const expiry = expiryFields([['expires_at', result.document.expires_at]], acceptedAt)
+        return Object.keys(expiry).length > 0 ? { fields: expiry } : result
+      })
       const errors: DocumentBatchResponse['errors'] = []
       const valid: { index: number; document: Document }[] = []
       checked.forEach((result, index) => {
@@ -218,8 +237,13 @@ export function registerMemoryRoutes(app: FastifyInstance, deps: MemoryRouteDepe
   )
 
   registerMemorySearchRoute(app, deps.search)
-  registerMemoryResourceRoutes(app, deps.memories)
-  registerMemoryBulkRoutes(app, deps.memories)
+  registerMemoryResourceRoutes(app, { ...deps.memories, now })
+  registerMemoryBulkRoutes(app, { ...deps.memories, now })
+  registerMemoryFeedbackRoutes(app, {
+    editor: deps.memories.editor,
+    recordUsage: deps.search.recordUsage,
+    now,
+  })
   registerMemoryImportRoutes(app, { documents })
   registerMemoryExportRoutes(app, deps.memories)
 }
@@ -309,7 +333,7 @@ function registerMemorySearchRoute(
 /** Single memories: read, list, update, delete, always within the key's own instance. */
 function registerMemoryResourceRoutes(
   app: FastifyInstance,
-  { store, editor, history }: MemoryRouteDependencies['memories'],
+  { store, editor, history, now }: MemoryRouteDependencies['memories'] & { now: () => Date },
 ): void {
   const notFound = (memoryId: string) =>
     new AppError('NOT_FOUND', 'Memory not found', { memory_id: memoryId })
@@ -366,6 +390,14 @@ function registerMemoryResourceRoutes(
     },
     async (request): Promise<Memory> => {
       const memory = await ownMemory(principalOf(request).instance.instance_id, request.params.memory_id)
+      // Gone for every reader from its expiry on; the sweep's deletion follows.
+      if (isExpired(memory, now().getTime())) {
+        throw new AppError('NOT_FOUND', 'Memory expired', {
+          memory_id: request.params.memory_id,
+          reason: 'expired',
+          expired_at: memory.expires_at,
+        })
+      }
       const asOf = request.query.as_of
       if (asOf !== undefined && !isValidAt(validityOf(memory), asOf)) {
         throw new AppError('NOT_FOUND', 'Memory not valid at as_of', {
@@ -425,6 +457,8 @@ function registerMemoryResourceRoutes(
       if (!isMemoryId(request.params.memory_id)) throw notFound(request.params.memory_id)
       const problem = request.body.metadata ? metadataProblem(request.body.metadata) : null
       if (problem) throw invalidInput({ metadata: problem })
+      const expiry = expiryFields([['expires_at', request.body.expires_at]], now())
+      if (Object.keys(expiry).length > 0) throw invalidInput(expiry)
       return publicMemoryOf(
         await editor.update(instanceId, request.params.memory_id, request.body, request.id),
       )

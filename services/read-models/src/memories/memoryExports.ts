@@ -39,6 +39,9 @@ export const historyChangesOf = (entries: MemoryHistoryEntry[]): MemoryHistoryRe
     valid_from: entry.valid_from,
     valid_to: entry.valid_to,
     superseded_by: entry.superseded_by,
+    // Rows written before expiry and feedback existed hold neither.
+    expires_at: entry.expires_at ?? null,
+    feedback: entry.feedback ?? null,
   }))
 
 /** A memory as its export line (without the newline); its history when the export takes histories. */

@@ -18,6 +18,8 @@ const indexedFields: Record<
   updated_at: 'updated_at',
   valid_from: 'valid_from',
   valid_to: 'valid_to',
+  expires_at: 'expires_at',
+  feedback: 'feedback.rating',
   confidence: 'confidence',
 }
 

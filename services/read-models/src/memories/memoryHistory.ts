@@ -6,7 +6,7 @@ import type { ConsumedEvent } from '@memory-service/log'
 import { deleteMatchingDocuments, distinctValuesOf, sourcesOf } from '@memory-service/engines'
 
 /** What a change did to a memory, as its history tells it. */
-export type HistoryChange = 'created' | 'updated' | 'superseded' | 'reinstated' | 'deleted'
+export type HistoryChange = 'created' | 'updated' | 'superseded' | 'reinstated' | 'feedback' | 'deleted'
 
 /** One version of a memory: the change that made it, why, and the state it left. */
 export interface MemoryHistoryEntry {
@@ -24,10 +24,15 @@ export interface MemoryHistoryEntry {
   valid_from: string
   valid_to: string | null
   superseded_by: string | null
+  /** Absent from rows written before expiry existed. */
+  expires_at?: string | null
+  /** Absent from rows written before feedback existed. */
+  feedback?: MemoryChanged['memory']['feedback'] | null
 }
 
 function changeOf(event: MemoryChanged): HistoryChange {
   if (event.change !== 'updated') return event.change
+  if (event.cause?.kind === 'api' && event.cause.operation === 'feedback') return 'feedback'
   if (event.cause?.kind !== 'supersession') return 'updated'
   return event.memory.superseded_by ? 'superseded' : 'reinstated'
 }
@@ -51,6 +56,8 @@ export function historyEntryOf(
     customer_id: event.memory.scope.customer_id,
     content: event.change === 'deleted' ? null : event.memory.content,
     ...validityOf(event.memory),
+    expires_at: event.memory.expires_at ?? null,
+    feedback: event.memory.feedback ?? null,
   }
 }
 

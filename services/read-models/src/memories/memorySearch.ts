@@ -1,4 +1,4 @@
-import { defaultSearchTuning, type SearchTuning } from '@memory-service/domain'
+import { defaultSearchTuning, feedbackWeightOf, isRatedDown, type SearchTuning } from '@memory-service/domain'
 import type { Client, estypes } from '@elastic/elasticsearch'
 import type { MemorySearchRequest } from '@memory-service/contracts'
 import { sourcesOf, totalHitsOf, type Embedder } from '@memory-service/engines'
@@ -6,7 +6,7 @@ import { AppError } from '@memory-service/domain'
 import { MEMORIES_ALIAS } from '@memory-service/domain'
 import { derivedFields, type StoredMemory } from './memoryStore.js'
 import { memoryFilterQuery } from './memoryFilterQuery.js'
-import { validityFilters } from './memoryValidity.js'
+import { unexpiredFilter, validityFilters } from './memoryValidity.js'
 import {
   asksAcrossConversations,
   asksWhatTheySaid,
@@ -108,6 +108,7 @@ export function scopeFilters(
   request: Pick<MemorySearchRequest, 'user_id' | 'customer_id' | 'as_of' | 'include_superseded'> & {
     filter?: MemoryFilter | null
   },
+  now: Date,
 ): estypes.QueryDslQueryContainer[] {
   const filters: estypes.QueryDslQueryContainer[] = [{ term: { instance_id: instanceId } }]
   const customer = request.customer_id
@@ -134,7 +135,7 @@ export function scopeFilters(
     filters.push({ term: { 'scope.customer_id': customer } })
   }
   if (request.filter) filters.push(memoryFilterQuery(request.filter))
-  filters.push(...validityFilters(request))
+  filters.push(...validityFilters(request), unexpiredFilter(now))
   return filters
 }
 
@@ -189,6 +190,26 @@ function withStatedFactsFirst(hits: Hit[], stated: Hit[], limit: number): Hit[] 
   ].slice(0, limit)
 }
 
+/** A rerank prior, when it is not the neutral 1. */
+const priorOf = (prior: number): { prior?: number } => (prior === 1 ? {} : { prior })
+
+/**
+ * Scores weighed by the feedback each memory holds (SearchTuning.feedback), in their new order; the hits as they
+ * were when none holds any.
+ */
+function weighedByFeedback<T extends { memory: StoredMemory; score: number }>(
+  hits: T[],
+  weights: SearchTuning['feedback'],
+): T[] {
+  if (!hits.some(({ memory }) => memory.feedback)) return hits
+  return hits
+    .map((hit) => ({
+      ...hit,
+      score: Number((hit.score * feedbackWeightOf(hit.memory.feedback, weights)).toFixed(6)),
+    }))
+    .sort((a, b) => b.score - a.score)
+}
+
 /** Superseded memories weighed down by `weight` (see SearchTuning.superseded), in the new order of their scores. */
 function supersededWeighedDown<T extends { memory: StoredMemory; score: number }>(
   hits: T[],
@@ -237,9 +258,12 @@ export function createMemorySearch(deps: {
   embedder: Embedder
   index?: string
   tuning?: SearchTuning
+  /** The moment searches are answered at: a memory expired by then is left out. */
+  now?: () => Date
 }): MemorySearch {
   const index = deps.index ?? MEMORIES_ALIAS
   const tuning = deps.tuning ?? defaultSearchTuning
+  const now = deps.now ?? (() => new Date())
 
   async function embed(texts: string[]): Promise<number[][]> {
     try {
@@ -307,7 +331,7 @@ export function createMemorySearch(deps: {
 
   async function fast(instanceId: string, request: SearchRequest): Promise<SearchOutcome> {
     const started = performance.now()
-    const filters = scopeFilters(instanceId, request)
+    const filters = scopeFilters(instanceId, request, now())
     // One embedding, the most a fast search can pay for: of the question without its names, so a memory attributed
     // to someone else, or naming the person differently, is found by what was said. The names still count, by
     // keyword (BM25 over the whole question's words, in the same request) and by the entities they name.
@@ -358,8 +382,11 @@ export function createMemorySearch(deps: {
     })
     return {
       hits: withAtMostPerSource(
-        response.hits.hits.flatMap((hit) =>
-          hit._source ? [{ memory: hit._source, score: Number((hit._score ?? 0).toFixed(6)) }] : [],
+        weighedByFeedback(
+          response.hits.hits.flatMap((hit) =>
+            hit._source ? [{ memory: hit._source, score: Number((hit._score ?? 0).toFixed(6)) }] : [],
+          ),
+          tuning.feedback,
         ),
         ({ memory }) => memory.source.ingestion_id,
         request.limit,
@@ -398,7 +425,7 @@ export function createMemorySearch(deps: {
 
   async function accurate(instanceId: string, request: SearchRequest): Promise<SearchOutcome> {
     const started = performance.now()
-    const filters = scopeFilters(instanceId, request)
+    const filters = scopeFilters(instanceId, request, now())
     // What the question is about, without how to answer it ("list the order in which I brought up…").
     const topic = topicOf(request.query)
     const broad = asksAcrossConversations(request.query) ? tuning.acrossConversations : null
@@ -628,9 +655,10 @@ export function createMemorySearch(deps: {
             termCoverage: termCoverage(queryTerms, new Set((memory.content_terms ?? '').split(' '))),
             mentionsQueryEntity: memory.entity_ids.some((entityId) => namedEntities.has(entityId)),
             sourceId: memory.source.ingestion_id,
-            ...(aboutAsker && isAssistantSpeaker(memory.speaker)
-              ? { prior: tuning.rerank.assistantPrior }
-              : {}),
+            ...priorOf(
+              (aboutAsker && isAssistantSpeaker(memory.speaker) ? tuning.rerank.assistantPrior : 1) *
+                feedbackWeightOf(memory.feedback, tuning.feedback),
+            ),
           },
         ]
       }),
@@ -677,7 +705,7 @@ export function createMemorySearch(deps: {
    */
   async function statedFacts(instanceId: string, request: SearchRequest, asked: AskedFact): Promise<Hit[]> {
     const filter: estypes.QueryDslQueryContainer[] = [
-      ...scopeFilters(instanceId, request),
+      ...scopeFilters(instanceId, request, now()),
       { term: { 'fact.attribute': asked.attribute } },
     ]
     if (asked.subjects.length > 0) filter.push({ terms: { 'fact.subject': [...asked.subjects, 'self'] } })
@@ -729,9 +757,10 @@ export function createMemorySearch(deps: {
         request.include_superseded === true
           ? supersededWeighedDown(outcome.hits, request.as_of, tuning.superseded)
           : outcome.hits
-      const leading = asked?.current
-        ? newestStatingFirst([...stated, ...readAsStating(hits, asked)], hits)
-        : stated
+      // A statement users rated down is not put first: it ranks by its (weighed) score like any other.
+      const leading = (
+        asked?.current ? newestStatingFirst([...stated, ...readAsStating(hits, asked)], hits) : stated
+      ).filter(({ memory }) => !isRatedDown(memory.feedback))
       // A question about someone's attribute is answered by a statement, not by a question or a request they made.
       const answering = asked ? [...hits.filter((hit) => !asks(hit)), ...hits.filter(asks)] : hits
       return { ...outcome, hits: withStatedFactsFirst(answering, leading, request.limit) }
@@ -742,7 +771,7 @@ export function createMemorySearch(deps: {
         size: 0,
         terminate_after: 1,
         track_total_hits: 1,
-        query: { bool: { filter: scopeFilters(instanceId, scope) } },
+        query: { bool: { filter: scopeFilters(instanceId, scope, now()) } },
       })
       return totalHitsOf(response.hits.total) > 0
     },

@@ -7,7 +7,7 @@ import {
   type MemoryState,
 } from '@memory-service/domain'
 import { memoryFilterQuery } from './memoryFilterQuery.js'
-import { validityFilters } from './memoryValidity.js'
+import { unexpiredFilter, validityFilters } from './memoryValidity.js'
 import { pageWindow, sourcesOf, totalHitsOf } from '@memory-service/engines'
 
 /** A memory as read back: the vector only when asked for, the keyword terms absent from documents older than them. */
@@ -125,6 +125,11 @@ export interface MemoryStore {
   /** How many memories the instance holds now (deleted and erased ones are gone from the index). */
   count(instanceId: string): Promise<number>
   /**
+   * Up to `limit` memories of any instance whose expiry came by `at`, the earliest first: what the expiry sweep
+   * deletes next (memoryExpiry.ts).
+   */
+  expiredBy(at: Date, limit: number): Promise<Pick<StoredMemory, 'id' | 'instance_id' | 'expires_at'>[]>
+  /**
    * Up to `size` of the memories the list would show that were created up to `createdUpTo`, in id order after
    * `after`, each as it is now (read in real time): an export's next page, from wherever its reader stopped.
    */
@@ -145,10 +150,17 @@ function inScope(scope: MemoryScopeFilter): estypes.QueryDslQueryContainer[] {
 
 /**
  * An instance's memories as the list names them. Without a moment the list is the inventory: every stored memory,
- * superseded ones included.
+ * superseded ones included, but none that has expired.
  */
-function inventoryFilter(instanceId: string, query: InventoryQuery): estypes.QueryDslQueryContainer[] {
-  const filter: estypes.QueryDslQueryContainer[] = [{ term: { instance_id: instanceId } }]
+function inventoryFilter(
+  instanceId: string,
+  query: InventoryQuery,
+  now: Date,
+): estypes.QueryDslQueryContainer[] {
+  const filter: estypes.QueryDslQueryContainer[] = [
+    { term: { instance_id: instanceId } },
+    unexpiredFilter(now),
+  ]
   if (query.user_id !== undefined) filter.push({ term: { 'scope.user_id': query.user_id } })
   if (query.customer_id !== undefined) filter.push({ term: { 'scope.customer_id': query.customer_id } })
   if (query.type !== undefined) filter.push({ term: { type: query.type } })
@@ -158,7 +170,15 @@ function inventoryFilter(instanceId: string, query: InventoryQuery): estypes.Que
   return filter
 }
 
-export function createMemoryStore(client: Client, index: string = MEMORIES_ALIAS): MemoryStore {
+export function createMemoryStore(
+  client: Client,
+  index: string = MEMORIES_ALIAS,
+  options: {
+    /** The moment lists are answered at: a memory expired by then is left out. */
+    now?: () => Date
+  } = {},
+): MemoryStore {
+  const now = options.now ?? (() => new Date())
   async function versionsOfFacts(
     instanceId: string,
     scope: MemoryScopeFilter,
@@ -192,7 +212,7 @@ export function createMemoryStore(client: Client, index: string = MEMORIES_ALIAS
     async list(instanceId, query) {
       const response = await client.search<StoredMemory>({
         index,
-        query: { bool: { filter: inventoryFilter(instanceId, query) } },
+        query: { bool: { filter: inventoryFilter(instanceId, query, now()) } },
         sort: [{ created_at: 'desc' }, { id: 'asc' }],
         ...pageWindow(query.page, query.page_size),
         track_total_hits: true,
@@ -205,7 +225,10 @@ export function createMemoryStore(client: Client, index: string = MEMORIES_ALIAS
         index,
         query: {
           bool: {
-            filter: [...inventoryFilter(instanceId, query), { range: { created_at: { lte: createdUpTo } } }],
+            filter: [
+              ...inventoryFilter(instanceId, query, now()),
+              { range: { created_at: { lte: createdUpTo } } },
+            ],
           },
         },
         sort: [{ id: 'asc' }],
@@ -223,7 +246,7 @@ export function createMemoryStore(client: Client, index: string = MEMORIES_ALIAS
     async matching(instanceId, query, limit) {
       const response = await client.search({
         index,
-        query: { bool: { filter: inventoryFilter(instanceId, query) } },
+        query: { bool: { filter: inventoryFilter(instanceId, query, now()) } },
         sort: [{ created_at: 'desc' }, { id: 'asc' }],
         size: limit,
         _source: false,
@@ -291,6 +314,17 @@ export function createMemoryStore(client: Client, index: string = MEMORIES_ALIAS
     async count(instanceId) {
       const response = await client.count({ index, query: { term: { instance_id: instanceId } } })
       return response.count
+    },
+    async expiredBy(at, limit) {
+      const response = await client.search<Pick<StoredMemory, 'id' | 'instance_id' | 'expires_at'>>({
+        index,
+        size: limit,
+        query: { range: { expires_at: { lte: at.toISOString() } } },
+        sort: [{ expires_at: 'asc' }, { id: 'asc' }],
+        track_total_hits: false,
+        _source: ['id', 'instance_id', 'expires_at'],
+      })
+      return sourcesOf(response.hits.hits)
     },
   }
 }

@@ -31,3 +31,11 @@ export function validityFilters(
   }
   return filters
 }
+
+/**
+ * The memories not expired at `now`: one whose expires_at has come is left out at that instant, before the expiry
+ * sweep appends its deletion (memoryExpiry.ts), so no reader shows it in between.
+ */
+export function unexpiredFilter(now: Date): estypes.QueryDslQueryContainer {
+  return { bool: { must_not: [{ range: { expires_at: { lte: now.toISOString() } } }] } }
+}

@@ -206,6 +206,15 @@ class Memories(_Routes):
     def delete(self, memory_id: str) -> None:
         self._client._send("DELETE", f"/v1/memories/{segment(memory_id)}", accept=(204,), idempotent=True)
 
+    def feedback(self, memory_id: str, rating: str | None, *, reason: str | None = None) -> models.Memory:
+        """Feedback on a memory (docs/api/feedback.md): "positive", "negative" or "very_negative", None to withdraw
+        it; search ranks by it. Safe to retry: the memory holds the last feedback given."""
+        body: dict[str, Any] = {"rating": rating}
+        if reason is not None:
+            body["reason"] = reason
+        response = self._client._send("POST", f"/v1/memories/{segment(memory_id)}/feedback", body=body, idempotent=True)
+        return parse(models.Memory, response)
+
     def search(self, request: Fields = None, /, **fields: Any) -> models.MemorySearchResponse:
         body = fields_of(request, fields)
         response = self._client._send("POST", "/v1/memories/search", body=body, idempotent=True)
