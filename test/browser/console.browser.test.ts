@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mkdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { parquetReadObjects } from 'hyparquet'
 import {
   allPermissions,
   USAGE_SUBJECT,
@@ -417,6 +418,14 @@ describe.skipIf(!executablePath)('the console in Chromium', () => {
     await expect
       .poll(() => page.getByRole('status').textContent())
       .toMatch(new RegExp(`^Exported ${String(expected.length)} memories: memories-exp_`))
+    // The same as Parquet: a row per memory.
+    const parquet = page.waitForEvent('download')
+    await page.getByRole('button', { name: 'Export as Parquet' }).click()
+    const parquetFile = await parquet
+    expect(parquetFile.suggestedFilename()).toMatch(/^memories-exp_[0-9a-f]{24}\.parquet$/)
+    const bytes = readFileSync(await parquetFile.path())
+    const rows = await parquetReadObjects({ file: new Uint8Array(bytes).buffer })
+    expect(rows.map((row) => String(row.id))).toEqual(expected)
   })
 
   it('memories: deletes what a filter matches, after showing the count to confirm', async () => {

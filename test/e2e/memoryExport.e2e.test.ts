@@ -4,6 +4,7 @@
  * back into another instance as they are; an export goes with its user's erasure.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { parquetReadObjects } from 'hyparquet'
 import { type MemoryClient } from '@memory-service/client'
 import type { MemoryImportResponse } from '@memory-service/contracts'
 import { createTestClient, refusal, request } from '../support/http.js'
@@ -116,6 +117,46 @@ describe('memory export', () => {
     const secondLines = linesOf(await client.memories.exports.download(second.export_id))
     expect(secondLines.map((line) => line.content).sort()).toEqual(['Runs on Sundays', 'Speaks Finnish'])
     expect(secondLines.every((line) => line.history === undefined)).toBe(true)
+  })
+
+  it('as Parquet: the same memories as the lines, a row each, dates as timestamps, nested fields as JSON', async () => {
+    const jsonl = await client.memories.exports.create({ user_id: 'ana' })
+    const lines = linesOf(await client.memories.exports.download(jsonl.export_id))
+    const made = await client.memories.exports.create({ user_id: 'ana', format: 'parquet' })
+    expect(made).toMatchObject({ format: 'parquet', matched: lines.length })
+    const response = await fetch(`${baseUrl}${made.download}`, {
+      headers: { authorization: `Bearer ${harness.instance.api_key.key}` },
+    })
+    expect(response.headers.get('content-type')).toBe('application/vnd.apache.parquet')
+    expect(response.headers.get('content-disposition')).toBe(
+      `attachment; filename="memories-${made.export_id}.parquet"`,
+    )
+    const { file, nextAfter } = await client.memories.exports.downloadParquet(made.export_id)
+    expect(nextAfter).toBeNull()
+    const rows = await parquetReadObjects({ file: file.buffer as ArrayBuffer })
+    expect(rows.map((row) => String(row.id))).toEqual(lines.map((line) => line.id))
+    expect(rows.map((row) => String(row.content))).toEqual(lines.map((line) => line.content))
+    const lisbon = rows.find((row) => row.id === memoryIds['ana-1'])
+    expect(lisbon).toMatchObject({ user_id: 'ana', feedback_rating: null, expires_at: null })
+    expect((lisbon?.history as { change: string }[]).map((change) => change.change)).toEqual([
+      'created',
+      'updated',
+    ])
+    expect(rows.find((row) => row.id === memoryIds['ana-ended'])?.valid_to).toEqual(
+      new Date('2025-06-30T00:00:00.000Z'),
+    )
+    // After a memory id, the rest, as the lines resume.
+    const rest = await client.memories.exports.downloadParquet(made.export_id, { after: lines[2]?.id ?? '' })
+    const restRows = await parquetReadObjects({ file: rest.file.buffer as ArrayBuffer })
+    expect(restRows.map((row) => String(row.id))).toEqual(lines.slice(3).map((line) => line.id))
+    // An after that is no memory id (the fuzzer's emoji) is not put into the file's name.
+    const odd = await fetch(`${baseUrl}${made.download}?after=${encodeURIComponent('👍🏻')}`, {
+      headers: { authorization: `Bearer ${harness.instance.api_key.key}` },
+    })
+    expect(odd.status).toBe(200)
+    expect(odd.headers.get('content-disposition')).toBe(
+      `attachment; filename="memories-${made.export_id}.parquet"`,
+    )
   })
 
   it('imports back into another instance as it is, once', async () => {

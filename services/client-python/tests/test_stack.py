@@ -148,6 +148,10 @@ def test_import_of_mem0_records_is_stored_as_given_and_once(client: MemoryClient
     lines = client.memories.download_export(export.export_id).splitlines()
     assert [json.loads(line)["content"] for line in lines] == ["Prefers window seats on long flights"]
     assert client.memories.download_export(export.export_id, after=json.loads(lines[-1])["id"]) == ""
+    parquet = client.memories.create_export(user_id=user, include_history=False, format="parquet")
+    file, next_after = client.memories.download_export_parquet(parquet.export_id)
+    # A whole Parquet file (its magic at both ends), the only one of this export.
+    assert (file[:4], file[-4:], next_after) == (b"PAR1", b"PAR1", None)
 
 
 def test_events_transcripts_context_and_compaction(client: MemoryClient) -> None:

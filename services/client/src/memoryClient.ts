@@ -109,6 +109,14 @@ interface RequestOptions {
   accept?: number[]
   /** The answer's text as it came (JSON Lines, say), not parsed. */
   raw?: boolean
+  /** The answer's bytes and headers (a Parquet file), not read as text. */
+  bytes?: boolean
+}
+
+/** A binary answer: its bytes and the headers that say what follows (a Parquet export's next file). */
+export interface BinaryAnswer {
+  bytes: Uint8Array
+  headers: Headers
 }
 
 const encodeQuery = (query: Query | undefined): string => {
@@ -183,9 +191,14 @@ export function createMemoryClient(options: MemoryClientOptions = {}) {
       const signal = options.signal ? AbortSignal.any([options.signal, attemptTimeout]) : attemptTimeout
       let response: Response
       let text: string
+      let bytes: Uint8Array | undefined
       try {
         response = await doFetch(url, { method, headers, signal, ...(body === undefined ? {} : { body }) })
-        text = await response.text()
+        // Errors are the service's JSON whatever was asked for; only an accepted answer is read as bytes.
+        if (request.bytes && response.ok) {
+          bytes = new Uint8Array(await response.arrayBuffer())
+          text = ''
+        } else text = await response.text()
       } catch (cause) {
         if (options.signal?.aborted) throw aborted(method, path)
         const timedOut = attemptTimeout.aborted
@@ -208,7 +221,10 @@ export function createMemoryClient(options: MemoryClientOptions = {}) {
       } catch {
         // Not the service's JSON (a proxy's error page): the status alone says what happened.
       }
-      if ((request.accept ?? [200, 201]).includes(response.status)) return (request.raw ? text : parsed) as T
+      if ((request.accept ?? [200, 201]).includes(response.status)) {
+        if (bytes) return { bytes, headers: response.headers } satisfies BinaryAnswer as T
+        return (request.raw ? text : parsed) as T
+      }
       const retryAfter = parseRetryAfter(response.headers.get('retry-after'))
       if (isRetryableStatus(response.status) && attempt < policy.maxAttempts) {
         const delayMs = retryDelayMs(attempt, retryAfter, policy)
@@ -309,6 +325,18 @@ export function createMemoryClient(options: MemoryClientOptions = {}) {
             query: { ...query },
             raw: true,
           }),
+        /**
+         * One Parquet file of an export made with `format: 'parquet'` (up to 10 000 memories); `nextAfter` is the
+         * `after` of the next file, null after the last.
+         */
+        downloadParquet: async (exportId: string, query: MemoryExportDownloadQuery = {}) => {
+          const answer = await request<BinaryAnswer>(
+            'GET',
+            `/v1/memories/exports/${segment(exportId)}/download`,
+            { query: { ...query }, bytes: true },
+          )
+          return { file: answer.bytes, nextAfter: answer.headers.get('x-next-after') }
+        },
       },
     },
 

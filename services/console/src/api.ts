@@ -22,7 +22,7 @@ export interface Api {
   get<T>(path: string, query?: Query): Promise<T>
   send<T>(method: 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown, contentType?: string): Promise<T>
   /** A binary answer (an export) as a Blob, with the file name the server gave. */
-  download(path: string, query?: Query): Promise<{ blob: Blob; fileName: string }>
+  download(path: string, query?: Query): Promise<{ blob: Blob; fileName: string; headers: Headers }>
   can(permission: CurrentKey['permissions'][number]): boolean
 }
 
@@ -83,7 +83,7 @@ export async function signIn(key: string): Promise<Api> {
       const response = await call(key, 'GET', urlOf(path, query))
       const disposition = response.headers.get('content-disposition') ?? ''
       const fileName = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? 'export'
-      return { blob: await response.blob(), fileName }
+      return { blob: await response.blob(), fileName, headers: response.headers }
     },
     can: (permission) => current.permissions.includes(permission),
   }

@@ -1630,7 +1630,7 @@ class MemoryExportDownloadQuery(BaseModel):
     after: Annotated[
         str | None,
         Field(
-            description='Resume after this memory id: the id of the last complete line received. Lines come in id order.',
+            description='Resume after this memory id: the id of the last complete line received (jsonl), or the X-Next-After of the previous file (parquet). Memories come in id order.',
             max_length=64,
         ),
     ] = None
@@ -3212,7 +3212,7 @@ class MemoryExport(BaseModel):
         extra='allow',
     )
     export_id: Annotated[str, Field(pattern='^exp_[0-9a-f]{24}$')]
-    format: Literal['jsonl']
+    format: Literal['jsonl', 'parquet']
     status: Annotated[
         Literal['ready'],
         Field(
@@ -3263,8 +3263,8 @@ class MemoryExportRequest(BaseModel):
         ),
     ] = None
     format: Annotated[
-        Literal['jsonl'] | None,
+        Literal['jsonl', 'parquet'] | None,
         Field(
-            description='JSON Lines, one memory per line (the only format so far). jsonl when absent.'
+            description='jsonl (when absent): JSON Lines, one memory per line, streamed and resumable after any line. parquet: Parquet files of up to 10 000 memories each (a row per memory; entities, metadata and history as JSON columns), the next file named by X-Next-After.'
         ),
     ] = None

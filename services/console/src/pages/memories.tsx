@@ -107,8 +107,11 @@ function SearchPlayground(props: { api: Api }) {
       setBulk({ busy: false, error })
     }
   }
-  /** An export of what the scope and the filter take (the query does not apply), downloaded as JSON Lines. */
-  const exportMatching = async () => {
+  /**
+   * An export of what the scope and the filter take (the query does not apply), downloaded as JSON Lines or as
+   * Parquet (its first file: up to 10 000 memories).
+   */
+  const exportMatching = async (format: 'jsonl' | 'parquet') => {
     const filters = filtersOfForm()
     if (filters instanceof Error) {
       setBulk({ busy: false, error: filters })
@@ -119,12 +122,16 @@ function SearchPlayground(props: { api: Api }) {
       const made = await api.send<MemoryExport>('POST', '/v1/memories/exports', {
         ...scopeOfForm(),
         ...(filters ? { filters } : {}),
+        format,
       })
-      const { blob, fileName } = await api.download(made.download)
+      const { blob, fileName, headers } = await api.download(made.download)
       saveBlob(blob, fileName)
+      const more = headers.get('x-next-after')
       setBulk({
         busy: false,
-        done: `Exported ${String(made.matched)} memories: ${fileName} (${formatNumber(blob.size)} bytes).`,
+        done: more
+          ? `Exported the first 10 000 of ${String(made.matched)} memories: ${fileName} (${formatNumber(blob.size)} bytes); the API gives the next files (after=${more}).`
+          : `Exported ${String(made.matched)} memories: ${fileName} (${formatNumber(blob.size)} bytes).`,
       })
     } catch (error) {
       setBulk({ busy: false, error })
@@ -236,8 +243,11 @@ function SearchPlayground(props: { api: Api }) {
         <button type="submit" disabled={answer.busy}>
           {answer.busy ? 'Searching…' : 'Search'}
         </button>
-        <button type="button" disabled={bulk.busy} onClick={() => void exportMatching()}>
+        <button type="button" disabled={bulk.busy} onClick={() => void exportMatching('jsonl')}>
           Export matching
+        </button>
+        <button type="button" disabled={bulk.busy} onClick={() => void exportMatching('parquet')}>
+          Export as Parquet
         </button>
         {api.can('memories:write') ? (
           <button type="button" disabled={bulk.busy} onClick={() => void countForDeletion()}>

@@ -37,7 +37,7 @@ export type MemoryFilterCondition =
  */
 export interface MemoryExport {
   export_id: string
-  format: 'jsonl'
+  format: 'jsonl' | 'parquet'
   /**
    * An export is ready at once: its lines are read as they are downloaded.
    */

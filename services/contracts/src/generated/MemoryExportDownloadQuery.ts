@@ -6,7 +6,7 @@
  */
 export interface MemoryExportDownloadQuery {
   /**
-   * Resume after this memory id: the id of the last complete line received. Lines come in id order.
+   * Resume after this memory id: the id of the last complete line received (jsonl), or the X-Next-After of the previous file (parquet). Memories come in id order.
    */
   after?: string
 }

@@ -50,9 +50,9 @@ export interface MemoryExportRequest {
    */
   include_history?: boolean
   /**
-   * JSON Lines, one memory per line (the only format so far). jsonl when absent.
+   * jsonl (when absent): JSON Lines, one memory per line, streamed and resumable after any line. parquet: Parquet files of up to 10 000 memories each (a row per memory; entities, metadata and history as JSON columns), the next file named by X-Next-After.
    */
-  format?: 'jsonl'
+  format?: 'jsonl' | 'parquet'
 }
 /**
  * Which memories count (docs/filters.md). Every key must hold: and / or take lists of filter objects, not takes one filter object (or a list, none of which may hold); a field takes a value (equality) or comparisons. Fields: type, entity_id, entity_name, user_id, customer_id, document_type, ingestion_id, created_at, updated_at, valid_from, valid_to, expires_at, feedback (the rating: positive, negative, very_negative), confidence, content, metadata.<key>[.<key>...] (or metadata: {key: condition}). mem0's AND / OR / NOT are taken too. Limits: 5 levels of and / or / not, 50 comparisons, 20 members per and / or, 100 values per in; otherwise 400 INVALID_INPUT naming the key at fault (filters.or.1.metadata.price.gt).

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { Readable } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
 import type { MemoryExport, MemoryExportDownloadQuery, MemoryExportRequest } from '@memory-service/contracts'
-import { AppError, requirePermission } from '@memory-service/domain'
+import { AppError, isMemoryId, requirePermission } from '@memory-service/domain'
 import type { MemoryExportRecord, MemoryExports, MemoryStore } from '@memory-service/read-models'
 import { principalOf } from '../http/frontDoor.js'
 import { errorResponse } from '../http/openApiResponses.js'
@@ -121,13 +121,24 @@ export function registerMemoryExportRoutes(
       schema: {
         tags: ['memories'],
         summary:
-          'The export as JSON Lines, one memory per line in id order (with its entities, validity, metadata and, unless left out, history), streamed; resume with after=<the last line’s id>',
+          'The export in its format, in id order (each memory with its entities, validity, metadata and, unless left out, history): JSON Lines streamed, resume with after=<the last line’s id>; Parquet files of up to 10 000 memories, the next after=X-Next-After',
         params: exportParams,
         querystring: { $ref: 'MemoryExportDownloadQuery.schema.json#' },
         response: {
           200: {
-            description: 'The lines, with Content-Disposition naming a file',
-            content: { 'application/x-ndjson': { schema: { type: 'string' } } },
+            description:
+              'jsonl: the lines; parquet: one file, and X-Next-After when more memories follow. Content-Disposition names the file.',
+            headers: {
+              'X-Next-After': {
+                description:
+                  'parquet only, when the export holds more memories than this file: the after of the next file',
+                schema: { type: 'string' },
+              },
+            },
+            content: {
+              'application/x-ndjson': { schema: { type: 'string' } },
+              'application/vnd.apache.parquet': { schema: { type: 'string', format: 'binary' } },
+            },
           },
           404: exportNotFound,
         },
@@ -135,6 +146,22 @@ export function registerMemoryExportRoutes(
     },
     async (request, reply) => {
       const record = await ownExport(principalOf(request).instance.instance_id, request.params.export_id)
+      if (record.format === 'parquet') {
+        // A Parquet file is whole or nothing (its footer comes last): a file per 10 000 memories, the next named.
+        const { file, nextAfter } = await deps.exports.parquetFile(
+          record,
+          filterOf(record.filters),
+          request.query.after,
+        )
+        if (nextAfter) reply.header('x-next-after', nextAfter)
+        // Named after the memory it follows when that is a memory id: `after` is the caller's text, not a file name.
+        const after = request.query.after
+        const part = after !== undefined && isMemoryId(after) ? `-after-${after}` : ''
+        return reply
+          .header('content-type', 'application/vnd.apache.parquet')
+          .header('content-disposition', `attachment; filename="memories-${record.export_id}${part}.parquet"`)
+          .send(Buffer.from(file))
+      }
       const lines = deps.exports.lines(record, filterOf(record.filters), request.query.after)
       // The first page is read before the answer starts: an engine down now is an error body, not an empty file.
       const first = await lines.next()

@@ -3,6 +3,7 @@ import type { Memory, MemoryHistory as MemoryHistoryResponse } from '@memory-ser
 import { MEMORY_EXPORTS_INDEX, publicMemoryOf, type MemoryFilter } from '@memory-service/domain'
 import { deleteMatchingDocuments } from '@memory-service/engines'
 import type { MemoryHistory, MemoryHistoryEntry } from './memoryHistory.js'
+import { parquetFileLimit, parquetFileOf } from './memoryExportParquet.js'
 import { memoryStateOf, type MemoryStore, type StoredMemory } from './memoryStore.js'
 
 /** An export as stored: what it takes and when it was taken; its lines are read from the memories when downloaded. */
@@ -14,7 +15,7 @@ export interface MemoryExportRecord {
   /** The request's filter as given (kept to answer the export as it was asked for). */
   filters?: Record<string, unknown>
   include_history: boolean
-  format: 'jsonl'
+  format: 'jsonl' | 'parquet'
   as_of: string
   created_at: string
   matched: number
@@ -64,6 +65,22 @@ export interface MemoryExports {
    * newline): a download cut anywhere resumes from the last complete line's id.
    */
   lines(record: MemoryExportRecord, filter: MemoryFilter | null, after?: string): AsyncGenerator<string>
+  /** The same memories as lines, one page of objects at a time (what a Parquet file is built from). */
+  pages(
+    record: MemoryExportRecord,
+    filter: MemoryFilter | null,
+    after?: string,
+  ): AsyncGenerator<MemoryExportLine[]>
+  /**
+   * One Parquet file of the export: up to `limit` memories after `after`, and the `after` of the next file (null
+   * after the last). A Parquet file is whole or nothing (its footer comes last), so a large export is several files.
+   */
+  parquetFile(
+    record: MemoryExportRecord,
+    filter: MemoryFilter | null,
+    after?: string,
+    limit?: number,
+  ): Promise<{ file: Uint8Array; nextAfter: string | null }>
   /** A user's exports go with the user (they name the user and how their memories were chosen). */
   eraseUser(instanceId: string, userId: string): Promise<number>
 }
@@ -74,6 +91,38 @@ export function createMemoryExports(
   index: string = MEMORY_EXPORTS_INDEX,
 ): MemoryExports {
   const pageSize = deps.pageSize ?? 500
+  async function* pages(
+    record: MemoryExportRecord,
+    filter: MemoryFilter | null,
+    after?: string,
+  ): AsyncGenerator<MemoryExportLine[]> {
+    let cursor = after
+    for (;;) {
+      const page = await deps.store.inIdOrder(
+        record.instance_id,
+        {
+          ...(record.user_id !== undefined ? { user_id: record.user_id } : {}),
+          ...(record.customer_id !== undefined ? { customer_id: record.customer_id } : {}),
+          filter,
+          createdUpTo: record.as_of,
+        },
+        cursor,
+        pageSize,
+      )
+      const histories = record.include_history
+        ? await deps.history.ofMany(
+            record.instance_id,
+            page.map((memory) => memory.id),
+          )
+        : undefined
+      yield page.map((stored) =>
+        exportLineOf(stored, histories ? (histories.get(stored.id) ?? []) : undefined),
+      )
+      if (page.length < pageSize) return
+      cursor = page[page.length - 1]?.id
+    }
+  }
+
   return {
     async save(record) {
       await client.index({ index, id: record.export_id, document: record, refresh: 'wait_for' })
@@ -84,30 +133,20 @@ export function createMemoryExports(
       return record?.instance_id === instanceId ? record : null
     },
     async *lines(record, filter, after) {
-      let cursor = after
-      for (;;) {
-        const page = await deps.store.inIdOrder(
-          record.instance_id,
-          {
-            ...(record.user_id !== undefined ? { user_id: record.user_id } : {}),
-            ...(record.customer_id !== undefined ? { customer_id: record.customer_id } : {}),
-            filter,
-            createdUpTo: record.as_of,
-          },
-          cursor,
-          pageSize,
-        )
-        const histories = record.include_history
-          ? await deps.history.ofMany(
-              record.instance_id,
-              page.map((memory) => memory.id),
-            )
-          : undefined
-        for (const stored of page)
-          yield `${JSON.stringify(exportLineOf(stored, histories ? (histories.get(stored.id) ?? []) : undefined))}\n`
-        if (page.length < pageSize) return
-        cursor = page[page.length - 1]?.id
+      for await (const page of pages(record, filter, after))
+        for (const line of page) yield `${JSON.stringify(line)}\n`
+    },
+    pages,
+    async parquetFile(record, filter, after, limit = parquetFileLimit) {
+      const taken: MemoryExportLine[] = []
+      for await (const page of pages(record, filter, after)) {
+        taken.push(...page)
+        // One memory past the file says whether another file follows.
+        if (taken.length > limit) break
       }
+      const file = taken.slice(0, limit)
+      const nextAfter = taken.length > limit ? (file.at(-1)?.id ?? null) : null
+      return { file: parquetFileOf(file, record.include_history), nextAfter }
     },
     eraseUser: (instanceId, userId) =>
       deleteMatchingDocuments(client, index, [

@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import type { MemoryChanged } from '@memory-service/contracts'
 import { importedRecordOf, memoryDocumentOf } from '@memory-service/domain'
-import { exportLineOf } from './memoryExports.js'
-import type { MemoryHistoryEntry } from './memoryHistory.js'
+import { parquetReadObjects } from 'hyparquet'
+import type { Client } from '@elastic/elasticsearch'
+import { createMemoryExports, exportLineOf, type MemoryExportRecord } from './memoryExports.js'
+import { parquetFileOf } from './memoryExportParquet.js'
+import type { MemoryHistory, MemoryHistoryEntry } from './memoryHistory.js'
+import type { MemoryStore, StoredMemory } from './memoryStore.js'
 
 const change: MemoryChanged = {
   type: 'memory_changed',
@@ -31,6 +35,8 @@ const change: MemoryChanged = {
     valid_from: '2025-03-01T00:00:00.000Z',
     valid_to: '2025-12-31T00:00:00.000Z',
     superseded_by: null,
+    expires_at: '2027-01-01T00:00:00.000Z',
+    feedback: { rating: 'positive', reason: 'Accurate', given_at: '2025-04-02T08:00:00.000Z' },
     embedding: { model: 'test-model', vector: [1, 0] },
   },
 }
@@ -86,7 +92,83 @@ describe('memory export lines', () => {
         created_at: '2025-03-04T09:30:00.000Z',
         valid_from: '2025-03-01T00:00:00.000Z',
         valid_to: '2025-12-31T00:00:00.000Z',
+        feedback: { rating: 'positive', reason: 'Accurate', given_at: '2025-04-02T08:00:00.000Z' },
       },
+      expires_at: '2027-01-01T00:00:00.000Z',
     })
+  })
+})
+
+describe('memory export as Parquet', () => {
+  const { content_terms: _terms, ...stored } = memoryDocumentOf(change)
+
+  it('writes a row per memory, scalars as columns and the nested fields as JSON, and reads back as written', async () => {
+    const line = exportLineOf(stored, [created])
+    const other = exportLineOf({
+      ...stored,
+      id: 'mem_89abcdef0123456789abcdef',
+      feedback: null,
+      expires_at: null,
+    })
+    const file = parquetFileOf([line, other], true)
+    const rows = await parquetReadObjects({ file: file.buffer as ArrayBuffer })
+    expect(rows).toHaveLength(2)
+    expect(rows[0]).toMatchObject({
+      id: change.memory_id,
+      type: 'preference',
+      content: 'Prefers invoices in EUR',
+      confidence: 0.7,
+      user_id: 'user_42',
+      customer_id: 'acme',
+      ingestion_id: 'ing_1',
+      valid_from: new Date('2025-03-01T00:00:00.000Z'),
+      valid_to: new Date('2025-12-31T00:00:00.000Z'),
+      expires_at: new Date('2027-01-01T00:00:00.000Z'),
+      feedback_rating: 'positive',
+      feedback_reason: 'Accurate',
+      entities: [{ entity_id: 'ent_eur', canonical_name: 'EUR', type: 'other' }],
+      metadata: { source: 'crm', price: 12.5 },
+      history: [expect.objectContaining({ version: 1, change: 'created', correlation_id: 'corr-1' })],
+    })
+    expect(rows[1]).toMatchObject({ updated_at: null, expires_at: null, feedback_rating: null })
+    // Without histories the export's files have no history column.
+    const bare = await parquetReadObjects({ file: parquetFileOf([line], false).buffer as ArrayBuffer })
+    expect(Object.keys(bare[0] ?? {})).not.toContain('history')
+  })
+
+  it('comes in files of at most the limit, each naming the after of the next, the last none', async () => {
+    const ids = Array.from({ length: 7 }, (_, index) => `mem_${String(index).padStart(24, '0')}`)
+    const store = {
+      inIdOrder: async (_instance: string, _query: unknown, after: string | undefined, size: number) =>
+        ids
+          .filter((id) => after === undefined || id > after)
+          .slice(0, size)
+          .map((id): StoredMemory => ({ ...stored, id })),
+    } as unknown as MemoryStore
+    const exports = createMemoryExports({} as Client, {
+      store,
+      history: {} as MemoryHistory,
+      pageSize: 2,
+    })
+    const record: MemoryExportRecord = {
+      export_id: 'exp_1',
+      instance_id: change.instance_id,
+      include_history: false,
+      format: 'parquet',
+      as_of: '2026-01-01T00:00:00.000Z',
+      created_at: '2026-01-01T00:00:00.000Z',
+      matched: 7,
+    }
+    const files: string[][] = []
+    let after: string | undefined
+    for (;;) {
+      const { file, nextAfter } = await exports.parquetFile(record, null, after, 3)
+      files.push(
+        (await parquetReadObjects({ file: file.buffer as ArrayBuffer })).map((row) => String(row.id)),
+      )
+      if (nextAfter === null) break
+      after = nextAfter
+    }
+    expect(files).toEqual([ids.slice(0, 3), ids.slice(3, 6), ids.slice(6)])
   })
 })

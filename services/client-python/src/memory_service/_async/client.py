@@ -273,6 +273,16 @@ class AsyncMemories(_AsyncRoutes):
         )
         return response.text
 
+    async def download_export_parquet(self, export_id: str, *, after: str | None = None) -> tuple[bytes, str | None]:
+        """One Parquet file of an export made with format="parquet" (up to 10 000 memories, a row each), and the
+        `after` of the next file (None after the last)."""
+        response = await self._client._send(
+            "GET",
+            f"/v1/memories/exports/{segment(export_id)}/download",
+            query={"after": after} if after is not None else None,
+        )
+        return response.content, response.headers.get("x-next-after")
+
 
 class AsyncEvents(_AsyncRoutes):
     async def send(self, events: Sequence[Fields]) -> models.EventBatchResponse:
