@@ -333,6 +333,12 @@ describe.skipIf(!executablePath)('the console in Chromium', () => {
     expect(await detail.locator('.memory-content').textContent()).toBe(content)
     expect(await detail.textContent()).toContain(ingestionId)
     const history = page.locator('[data-testid="memory-history"] tbody tr')
+    /** The history's rows as the page shows them when loaded again (a change shows once it is projected). */
+    const historyRowsAfterReload = async () => {
+      await page.reload()
+      await page.locator('[data-testid="memory-history"]').waitFor()
+      return history.count()
+    }
     await expect.poll(() => history.count()).toBeGreaterThan(0)
     expect(await history.first().textContent()).toContain('created')
     await checkPage('memory-detail')
@@ -349,16 +355,7 @@ describe.skipIf(!executablePath)('the console in Chromium', () => {
     await page.getByLabel('Merge strategy').selectOption('replace')
     await page.getByRole('button', { name: 'Save' }).click()
     await expect.poll(() => page.getByRole('status').textContent()).toContain('Saved')
-    await expect
-      .poll(
-        async () => {
-          await page.reload()
-          await page.locator('[data-testid="memory-history"]').waitFor()
-          return history.count()
-        },
-        { timeout: 30_000 },
-      )
-      .toBe(2)
+    await expect.poll(historyRowsAfterReload, { timeout: 30_000 }).toBe(2)
     expect(await detail.locator('.memory-content').textContent()).toBe(`${content} (confirmed)`)
     expect(await history.nth(1).textContent()).toContain('updated')
 
@@ -366,16 +363,7 @@ describe.skipIf(!executablePath)('the console in Chromium', () => {
     await page.getByLabel('Reason').fill('Not what I asked')
     await page.getByRole('button', { name: 'Not useful' }).click()
     await expect.poll(() => page.getByRole('status').textContent()).toContain('Feedback recorded: negative')
-    await expect
-      .poll(
-        async () => {
-          await page.reload()
-          await page.locator('[data-testid="memory-history"]').waitFor()
-          return history.count()
-        },
-        { timeout: 30_000 },
-      )
-      .toBe(3)
+    await expect.poll(historyRowsAfterReload, { timeout: 30_000 }).toBe(3)
     expect(await page.locator('[data-testid="memory-feedback"]').textContent()).toMatch(
       /^negative — Not what I asked/,
     )

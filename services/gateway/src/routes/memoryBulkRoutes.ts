@@ -15,7 +15,7 @@ import type { MemoryHistory, MemoryStore } from '@memory-service/read-models'
 import { principalOf } from '../http/frontDoor.js'
 import { errorResponse } from '../http/openApiResponses.js'
 import { filterOf } from './memoryFilters.js'
-import { expiryFields } from './expiryFields.js'
+import { expiryFields } from './memoryRouteParts.js'
 
 /** The most memories one bulk request changes, by ids or by filter. */
 export const bulkLimit = 1000

@@ -10,6 +10,7 @@ import {
   type OutgoingEvent,
 } from '@memory-service/domain'
 import { principalOf } from '../http/frontDoor.js'
+import { memoryIdParams } from './memoryRouteParts.js'
 
 /**
  * Feedback on a memory (docs/api/feedback.md): the memory holds the last feedback given, as a change in the log
@@ -34,12 +35,7 @@ export function registerMemoryFeedbackRoutes(
           'Give feedback on a memory (positive, negative, very_negative, or null to withdraw it); answers the memory with its feedback',
         description:
           'The memory holds the last feedback given; the same feedback again changes nothing. Search ranks a memory rated negative lower, very_negative much lower and positive a little higher; nothing is deleted.',
-        params: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['memory_id'],
-          properties: { memory_id: { type: 'string', maxLength: 64 } },
-        },
+        params: memoryIdParams,
         body: { $ref: 'MemoryFeedbackRequest.schema.json#' },
         response: { 200: { $ref: 'Memory.schema.json#' } },
       },

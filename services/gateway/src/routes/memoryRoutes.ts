@@ -5,7 +5,7 @@ import { principalOf } from '../http/frontDoor.js'
 import { errorResponse } from '../http/openApiResponses.js'
 import { checkPageDepth, pageDepthDescription } from '../http/limits.js'
 import { filterJsonOf, filterOf } from './memoryFilters.js'
-import { expiryFields } from './expiryFields.js'
+import { expiryFields, memoryIdParams } from './memoryRouteParts.js'
 import { registerMemoryBulkRoutes } from './memoryBulkRoutes.js'
 import { registerMemoryFeedbackRoutes } from './memoryFeedbackRoutes.js'
 import { registerMemoryImportRoutes } from './memoryImportRoutes.js'
@@ -82,13 +82,6 @@ export interface SearchTiming {
   tookMs: number
   stages: SearchStages
 }
-
-const memoryIdParams = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['memory_id'],
-  properties: { memory_id: { type: 'string', maxLength: 64 } },
-} as const
 
 function scopeOf(principal: Principal) {
   return { instanceId: principal.instance.instance_id, clientId: principal.instance.client_id }
