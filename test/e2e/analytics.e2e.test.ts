@@ -67,7 +67,6 @@ const query = (params: Record<string, string>) =>
 beforeAll(async () => {
   harness = await startGatewayWithInstance('analytics', { withWorkers: true })
   instance = await harness.createInstance('analytics-seeded')
-  await harness.untilUsable(instance.api_key.key)
   await harness.codec.register([{ subject: USAGE_SUBJECT, schema: usageRecordedSchema }])
   producer = await createEventProducer(harness.kafka, harness.codec)
   const events: OutgoingEvent[] = []
@@ -292,7 +291,6 @@ describe('analytics routes', () => {
 
   it('summary: total_stored is what the instance holds now, so a deleted memory no longer counts', async () => {
     const owner = await harness.createInstance('analytics-stored-now')
-    await harness.untilUsable(owner.api_key.key)
     const client = createMemoryClient({
       baseUrl: harness.gateway.addresses.http ?? '',
       apiKey: owner.api_key.key,

@@ -66,7 +66,6 @@ beforeAll(async () => {
   harness = await startGatewayWithInstance('conversations', { withWorkers: true })
   instance = harness.instance
   other = await harness.createInstance('conversations-other')
-  await harness.untilUsable(other.api_key.key)
   const baseUrl = harness.gateway.addresses.http ?? ''
   client = createTestClient({ baseUrl, apiKey: instance.api_key.key, exchanges })
   otherClient = createTestClient({ baseUrl, apiKey: other.api_key.key, exchanges })

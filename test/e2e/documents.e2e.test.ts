@@ -48,7 +48,6 @@ beforeAll(async () => {
   harness = await startGatewayWithInstance('documents')
   instance = harness.instance
   other = await harness.createInstance('other')
-  await harness.untilUsable(other.api_key.key)
   baseUrl = harness.gateway.addresses.http ?? ''
   client = createTestClient({ baseUrl, apiKey: instance.api_key.key, exchanges })
   otherClient = createTestClient({ baseUrl, apiKey: other.api_key.key, exchanges })

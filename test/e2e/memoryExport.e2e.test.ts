@@ -45,7 +45,6 @@ beforeAll(async () => {
   baseUrl = harness.gateway.addresses.http ?? ''
   client = createTestClient({ baseUrl, apiKey: harness.instance.api_key.key })
   const other = await harness.createInstance('memory-export-other')
-  await harness.untilUsable(other.api_key.key)
   otherClient = createTestClient({ baseUrl, apiKey: other.api_key.key })
   const records = [
     ...['Plays the cello', 'Lives in Porto', 'Drinks oat milk', 'Runs on Sundays', 'Speaks Finnish'].map(

@@ -63,7 +63,6 @@ beforeAll(async () => {
   harness = await startGatewayWithInstance('memory-pipeline', { withWorkers: true })
   instance = harness.instance
   other = await harness.createInstance('memory-pipeline-other')
-  await harness.untilUsable(other.api_key.key)
   const baseUrl = harness.gateway.addresses.http ?? ''
   client = createTestClient({ baseUrl, apiKey: instance.api_key.key, exchanges })
   otherClient = createTestClient({ baseUrl, apiKey: other.api_key.key, exchanges })

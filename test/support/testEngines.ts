@@ -146,8 +146,17 @@ export async function startGatewayWithInstance(
   const control = await shared.createControlPlane({ kafka, codec, logger })
   const events = shared.createControlEventFactory()
   const tenancy = shared.createTenancyCommands(control, events)
-  const createInstance = (instanceName: string) =>
-    tenancy.createInstance(
+  const untilUsable = (key: string, baseUrl = gateway.addresses.http ?? '') =>
+    eventually(async () => {
+      const response = await fetch(`${baseUrl}/dashboard/instances`, {
+        headers: { authorization: `Bearer ${key}` },
+      })
+      return response.status !== 401 ? true : undefined
+    })
+  // A new key is known to the gateway once its projection has read the control event; a test that uses the
+  // key at once would otherwise race that projection (a 401 under load).
+  const createInstance = async (instanceName: string) => {
+    const created = await tenancy.createInstance(
       {
         clientId: events.newClientId(),
         name: instanceName,
@@ -156,15 +165,10 @@ export async function startGatewayWithInstance(
       },
       `${name}-setup`,
     )
+    await untilUsable(created.api_key.key)
+    return created
+  }
   const instance = await createInstance(name)
-  const untilUsable = (key: string, baseUrl = gateway.addresses.http ?? '') =>
-    eventually(async () => {
-      const response = await fetch(`${baseUrl}/dashboard/instances`, {
-        headers: { authorization: `Bearer ${key}` },
-      })
-      return response.status !== 401 ? true : undefined
-    })
-  await untilUsable(instance.api_key.key)
   return {
     config,
     rateLimitGroup,
