@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
 
 // Every test run is a deployment of its own on the shared stack (topics, groups, indices, graph carry the namespace),
@@ -14,6 +15,9 @@ export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions, externalConditions: ['memory-service-source'] } },
   test: {
+    // Unit and integration files run two at a time even on two cores (vitest's default there is one): the
+    // integration files mostly wait on the engines, so a second worker halves that part of the run.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
     projects: [
       {
