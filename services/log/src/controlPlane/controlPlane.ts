@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto'
 import type { Consumer, Kafka } from 'kafkajs'
 import { AppError, invalidInput } from '@memory-service/domain'
 import { createEventProducer, type AppendedBatch } from '../kafka/eventProducer.js'
+import { idleFetchWaitMs } from '../kafka/idleFetchWait.js'
 import type { Logger } from '@memory-service/engines'
 import { SchemaValidationError, type SchemaCodec, type SchemaRegistration } from '@memory-service/engines'
 import {
@@ -97,6 +98,7 @@ export async function createControlPlane(options: ControlPlaneOptions): Promise<
     const reader: Consumer = options.kafka.consumer({
       groupId: `control-plane-reader-${randomBytes(6).toString('hex')}`,
       allowAutoTopicCreation: false,
+      maxWaitTimeInMs: idleFetchWaitMs,
     })
     await reader.connect()
     await reader.subscribe({ topics: [topic], fromBeginning: true })

@@ -16,6 +16,7 @@ import {
   tracer,
 } from '@memory-service/engines'
 import { CORRELATION_ID_HEADER } from './eventProducer.js'
+import { idleFetchWaitMs } from './idleFetchWait.js'
 
 export interface ConsumedEvent<T> {
   topic: string
@@ -148,7 +149,7 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
         ? // Partitions paused while their records are handled are fetched again at the next fetch: a fetch
           // waits this long at most (a fetch with every partition paused sleeps this long).
           { maxWaitTimeInMs: resumedFetchWaitMs }
-        : {}),
+        : { maxWaitTimeInMs: idleFetchWaitMs }),
   })
   await consumer.connect()
   await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning ?? false })

@@ -1,4 +1,5 @@
 import type { Consumer, Kafka } from 'kafkajs'
+import { idleFetchWaitMs } from './idleFetchWait.js'
 
 export interface GroupPresence {
   /** Live members of the group as last seen (at least 1: this process). */
@@ -15,7 +16,11 @@ export async function createGroupPresence(
   kafka: Kafka,
   options: { groupId: string; topic: string; refreshMs?: number },
 ): Promise<GroupPresence> {
-  const consumer: Consumer = kafka.consumer({ groupId: options.groupId, allowAutoTopicCreation: false })
+  const consumer: Consumer = kafka.consumer({
+    groupId: options.groupId,
+    allowAutoTopicCreation: false,
+    maxWaitTimeInMs: idleFetchWaitMs,
+  })
   const admin = kafka.admin()
   await Promise.all([consumer.connect(), admin.connect()])
   await consumer.subscribe({ topics: [options.topic], fromBeginning: false })
