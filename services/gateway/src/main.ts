@@ -135,6 +135,7 @@ export async function startGatewayService(
   const presence = await createGroupPresence(engines.kafka, {
     groupId: deployment.group(config.rateLimit.group),
     topic: CONTROL_TOPIC,
+    logger,
   })
   runtime.onClose(() => presence.close())
   const { producer, claims, documents, recordUsage } = await createWriteSide(

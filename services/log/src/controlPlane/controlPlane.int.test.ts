@@ -99,6 +99,62 @@ describe('control plane on Kafka', () => {
     await control.close()
   })
 
+  it('follows the topic again after kafkajs stops its reader for good, applying no event twice', async () => {
+    // kafkajs's own crash path (seen when Kafka restarts: "Failed to find group coordinator"): the consumer is
+    // disconnected, then CRASH is emitted with restart: false, and kafkajs does not start it again.
+    const crashListeners: ((event: {
+      payload: { error: Error; groupId: string; restart: boolean }
+    }) => void)[] = []
+    let reader: ReturnType<typeof kafka.consumer> | undefined
+    const crashable = Object.create(kafka) as typeof kafka
+    crashable.consumer = (consumerConfig) => {
+      const consumer = kafka.consumer(consumerConfig)
+      const on = consumer.on.bind(consumer)
+      consumer.on = ((name: string, listener: never) => {
+        if (name === consumer.events.CRASH) crashListeners.push(listener)
+        return on(name as never, listener)
+      }) as typeof consumer.on
+      reader = consumer
+      return consumer
+    }
+    const notApplied: unknown[] = []
+    const watched = Object.create(logger) as typeof logger
+    watched.child = ((bindings: Parameters<typeof logger.child>[0]) => {
+      const child = logger.child(bindings)
+      const warn = child.warn.bind(child)
+      child.warn = (...args: Parameters<typeof child.warn>) => {
+        if (args.includes('control event not applied')) notApplied.push(args[0])
+        warn(...args)
+      }
+      return child
+    }) as unknown as typeof logger.child
+    const writer = await createControlPlane({ kafka, codec: codec(), logger, topic })
+    const follower = await createControlPlane({ kafka: crashable, codec: codec(), logger: watched, topic })
+    const tenancy = createTenancyCommands(writer, createControlEventFactory())
+    const before = await tenancy.createInstance(
+      { clientId: 'cli_0123456789abcdef', name: 'before-crash', tier: 'free' },
+      'int',
+    )
+    await eventually(async () => follower.state.instances.get(before.instance.instance_id))
+
+    await reader?.disconnect()
+    for (const listener of crashListeners)
+      listener({
+        payload: { error: new Error('Failed to find group coordinator'), groupId: 'x', restart: false },
+      })
+    const after = await tenancy.createInstance(
+      { clientId: 'cli_0123456789abcdef', name: 'after-crash', tier: 'free' },
+      'int',
+    )
+    await eventually(async () => follower.state.instances.get(after.instance.instance_id), 30_000)
+    // Its own writes are read back again too.
+    const followerTenancy = createTenancyCommands(follower, createControlEventFactory())
+    const rotated = await followerTenancy.rotateKey(after.api_key.key_id, 'int')
+    expect(follower.state.keysById.get(rotated.key_id)?.status).toBe('active')
+    expect(notApplied).toEqual([])
+    await Promise.all([writer.close(), follower.close()])
+  })
+
   it('answers 503 SERVICE_UNAVAILABLE when the event log cannot take the write', async () => {
     const control = await createControlPlane({ kafka, codec: codec(), logger, topic })
     const events = createControlEventFactory()
@@ -117,8 +173,8 @@ describe('control plane on Kafka', () => {
 
   it('counts the live members of a process group, so gateways can share a rate limit', async () => {
     const groupId = uniqueName('gateway-presence')
-    const first = await createGroupPresence(kafka, { groupId, topic, refreshMs: 200 })
-    const second = await createGroupPresence(kafka, { groupId, topic, refreshMs: 200 })
+    const first = await createGroupPresence(kafka, { groupId, topic, logger, refreshMs: 200 })
+    const second = await createGroupPresence(kafka, { groupId, topic, logger, refreshMs: 200 })
     await eventually(async () => (first.count() === 2 && second.count() === 2 ? true : undefined), 30_000)
     await second.close()
     await eventually(async () => (first.count() === 1 ? true : undefined), 30_000)

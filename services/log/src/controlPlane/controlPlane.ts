@@ -4,6 +4,7 @@ import type { Consumer, Kafka } from 'kafkajs'
 import { AppError, invalidInput } from '@memory-service/domain'
 import { createEventProducer, type AppendedBatch } from '../kafka/eventProducer.js'
 import { idleFetchWaitMs } from '../kafka/idleFetchWait.js'
+import { restartWhenStoppedForGood, type ConsumerRestarts } from '../kafka/restartWhenStopped.js'
 import type { Logger } from '@memory-service/engines'
 import { SchemaValidationError, type SchemaCodec, type SchemaRegistration } from '@memory-service/engines'
 import {
@@ -94,38 +95,59 @@ export async function createControlPlane(options: ControlPlaneOptions): Promise<
 
   // A group of its own per process: each process reads the whole topic; nothing is committed. `run` resolves once
   // the group is joined; it is returned unawaited so the caller bounds the join too.
-  const startReader = async (): Promise<{ reader: Consumer; joined: Promise<void> }> => {
+  const startReader = async (): Promise<{
+    reader: Consumer
+    joined: Promise<void>
+    restarts: ConsumerRestarts
+  }> => {
+    const groupId = `control-plane-reader-${randomBytes(6).toString('hex')}`
     const reader: Consumer = options.kafka.consumer({
-      groupId: `control-plane-reader-${randomBytes(6).toString('hex')}`,
+      groupId,
       allowAutoTopicCreation: false,
       maxWaitTimeInMs: idleFetchWaitMs,
     })
-    await reader.connect()
-    await reader.subscribe({ topics: [topic], fromBeginning: true })
-    const joined = reader.run({
-      autoCommit: false,
-      eachMessage: async ({ message }) => {
-        if (message.value) {
-          const event = await options.codec.decode<ControlEvent>(message.value)
-          const outcome = applyControlEvent(state, event)
-          if (!outcome.applied)
-            log.warn(
-              { event_id: event.event_id, type: event.type, reason: outcome.reason },
-              'control event not applied',
-            )
-          if (!outcome.applied) {
-            refused.add(event.event_id)
-            if (refused.size > maxRefusalsRemembered) refused.delete(refused.values().next().value ?? '')
+    // Without committed offsets a (re)join, say after a restart below, would start from the first offset: the
+    // reader resumes after the last event it applied, and never applies one twice.
+    reader.on(reader.events.GROUP_JOIN, () => {
+      if (appliedOffset >= 0n) reader.seek({ topic, partition: 0, offset: String(appliedOffset + 1n) })
+    })
+    const run = () =>
+      reader.run({
+        autoCommit: false,
+        eachMessage: async ({ message }) => {
+          if (BigInt(message.offset) <= appliedOffset) return
+          if (message.value) {
+            const event = await options.codec.decode<ControlEvent>(message.value)
+            const outcome = applyControlEvent(state, event)
+            if (!outcome.applied)
+              log.warn(
+                { event_id: event.event_id, type: event.type, reason: outcome.reason },
+                'control event not applied',
+              )
+            if (!outcome.applied) {
+              refused.add(event.event_id)
+              if (refused.size > maxRefusalsRemembered) refused.delete(refused.values().next().value ?? '')
+            }
           }
-        }
-        appliedOffset = BigInt(message.offset)
-        for (const waiter of waiters.filter((entry) => entry.offset <= appliedOffset)) {
-          waiters.splice(waiters.indexOf(waiter), 1)
-          waiter.resolve()
-        }
+          appliedOffset = BigInt(message.offset)
+          for (const waiter of waiters.filter((entry) => entry.offset <= appliedOffset)) {
+            waiters.splice(waiters.indexOf(waiter), 1)
+            waiter.resolve()
+          }
+        },
+      })
+    // A reader stopped for good (seen when Kafka restarts) would leave this process's read model where it was.
+    const restarts = restartWhenStoppedForGood(reader, {
+      groupId,
+      logger: log,
+      start: async () => {
+        await reader.subscribe({ topics: [topic], fromBeginning: true })
+        await run()
       },
     })
-    return { reader, joined }
+    await reader.connect()
+    await reader.subscribe({ topics: [topic], fromBeginning: true })
+    return { reader, joined: run(), restarts }
   }
 
   const waitForOffset = (offset: bigint, timeoutMs: number): Promise<void> =>
@@ -142,7 +164,7 @@ export async function createControlPlane(options: ControlPlaneOptions): Promise<
   // Now and then a new group's join never completes (seen about once per CI run, a start hanging for a minute);
   // a reader that has not joined, or has read nothing, after a while is replaced by one in a new group. One that has
   // started reading is left to finish: the read model is not rebuilt twice.
-  let { reader: consumer, joined } = await startReader()
+  let { reader: consumer, joined, restarts } = await startReader()
   for (let attempt = 1; ; attempt += 1) {
     const budgetMs = (options.readerStartTimeoutMs ?? 15_000) * (attempt < 4 ? 1 : 4)
     try {
@@ -155,8 +177,9 @@ export async function createControlPlane(options: ControlPlaneOptions): Promise<
       if (appliedOffset >= 0n || attempt >= 4) throw error
       log.warn({ attempt }, 'control read model read nothing yet; joining again in a new group')
       // A consumer stuck in its join may not leave promptly either; it is abandoned after a bounded wait.
+      restarts.stop()
       await withinMs(5_000, 'stuck reader did not leave', () => consumer.disconnect()).catch(() => undefined)
-      ;({ reader: consumer, joined } = await startReader())
+      ;({ reader: consumer, joined, restarts } = await startReader())
     }
   }
   log.info(
@@ -216,6 +239,7 @@ export async function createControlPlane(options: ControlPlaneOptions): Promise<
     },
     outcomeOf: (eventId, offset) => (BigInt(offset) <= appliedOffset ? !refused.has(eventId) : undefined),
     async close() {
+      restarts.stop()
       await Promise.allSettled([consumer.disconnect(), producer.close()])
     },
   }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Consumer, IHeaders, Kafka } from 'kafkajs'
 import type { Logger } from '@memory-service/engines'
+import { restartWhenStoppedForGood } from '../kafka/restartWhenStopped.js'
 import {
   createDedupeWindow,
   eventIdentity,
@@ -95,53 +96,65 @@ export async function createEventIdTail(options: EventIdTailOptions): Promise<Ev
     markReady()
   }
 
+  const groupId = `event-id-tail-${randomBytes(6).toString('hex')}`
   const consumer: Consumer = options.kafka.consumer({
-    groupId: `event-id-tail-${randomBytes(6).toString('hex')}`,
+    groupId,
     allowAutoTopicCreation: false,
     maxWaitTimeInMs: 1000,
   })
-  await consumer.connect()
-  await consumer.subscribe({ topics: [options.topic], fromBeginning: true })
   // Without committed offsets a (re)join would start from the first offset: resume where this process stands.
   consumer.on(consumer.events.GROUP_JOIN, () => {
     for (const [partition, offset] of next)
       consumer.seek({ topic: options.topic, partition, offset: String(offset) })
   })
-  await consumer.run({
-    autoCommit: false,
-    eachBatch: async ({ batch }) => {
-      for (const message of batch.messages) {
-        const offset = Number(message.offset)
-        next.set(batch.partition, offset + 1)
-        const key = message.key?.toString('utf8')
-        const slash = key?.indexOf('/') ?? -1
-        // Every record the recorder writes carries the header (empty without a client id); one without it was
-        // written before the header existed, and only the rebuild after a start can meet such a record.
-        const clientEventId =
-          header(message.headers, CLIENT_EVENT_ID_HEADER) ??
-          (caughtUp ? undefined : clientEventIdOf(message.value))
-        if (!key || slash < 0 || !clientEventId) continue
-        window.observe(
-          eventIdentity(key.slice(0, slash), key.slice(slash + 1), clientEventId),
-          { partition: batch.partition, offset },
-          Number(message.timestamp),
-        )
-      }
-      const waiters = waiting.get(batch.partition)
-      if (waiters) {
-        const read = next.get(batch.partition) ?? 0
-        const done = waiters.filter((waiter) => waiter.offset <= read)
-        if (done.length === waiters.length) waiting.delete(batch.partition)
-        else
-          waiting.set(
-            batch.partition,
-            waiters.filter((waiter) => waiter.offset > read),
+  const run = () =>
+    consumer.run({
+      autoCommit: false,
+      eachBatch: async ({ batch }) => {
+        for (const message of batch.messages) {
+          const offset = Number(message.offset)
+          next.set(batch.partition, offset + 1)
+          const key = message.key?.toString('utf8')
+          const slash = key?.indexOf('/') ?? -1
+          // Every record the recorder writes carries the header (empty without a client id); one without it was
+          // written before the header existed, and only the rebuild after a start can meet such a record.
+          const clientEventId =
+            header(message.headers, CLIENT_EVENT_ID_HEADER) ??
+            (caughtUp ? undefined : clientEventIdOf(message.value))
+          if (!key || slash < 0 || !clientEventId) continue
+          window.observe(
+            eventIdentity(key.slice(0, slash), key.slice(slash + 1), clientEventId),
+            { partition: batch.partition, offset },
+            Number(message.timestamp),
           )
-        for (const waiter of done) waiter.resolve()
-      }
-      checkCaughtUp()
-    },
+        }
+        const waiters = waiting.get(batch.partition)
+        if (waiters) {
+          const read = next.get(batch.partition) ?? 0
+          const done = waiters.filter((waiter) => waiter.offset <= read)
+          if (done.length === waiters.length) waiting.delete(batch.partition)
+          else
+            waiting.set(
+              batch.partition,
+              waiters.filter((waiter) => waiter.offset > read),
+            )
+          for (const waiter of done) waiter.resolve()
+        }
+        checkCaughtUp()
+      },
+    })
+  const subscribeAndRun = async (): Promise<void> => {
+    await consumer.subscribe({ topics: [options.topic], fromBeginning: true })
+    await run()
+  }
+  // A tail stopped for good (seen when Kafka restarts) would leave the writer waiting to read its own records back.
+  const restarts = restartWhenStoppedForGood(consumer, {
+    groupId,
+    logger: log,
+    start: subscribeAndRun,
   })
+  await consumer.connect()
+  await subscribeAndRun()
   checkCaughtUp()
 
   return {
@@ -156,6 +169,9 @@ export async function createEventIdTail(options: EventIdTailOptions): Promise<Ev
       })
     },
     stats: () => ({ ...window.stats(), caughtUp }),
-    close: () => consumer.disconnect(),
+    close: () => {
+      restarts.stop()
+      return consumer.disconnect()
+    },
   }
 }

@@ -17,6 +17,7 @@ import {
 } from '@memory-service/engines'
 import { CORRELATION_ID_HEADER } from './eventProducer.js'
 import { idleFetchWaitMs } from './idleFetchWait.js'
+import { restartWhenStoppedForGood } from './restartWhenStopped.js'
 
 export interface ConsumedEvent<T> {
   topic: string
@@ -91,7 +92,6 @@ export interface EventConsumer {
 const maxTracesPerBatch = 100
 const resumedFetchWaitMs = 100
 const slotWaitBeatMs = 1_000
-const restartAfterCrashMs = 5_000
 /** A record whose handling failed is fetched again after 1 s, then 2, 4… up to 30 s while it keeps failing. */
 const retryBaseMs = 1_000
 const retryMaxMs = 30_000
@@ -272,7 +272,7 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
   const slots = createSlots(options.partitionsConsumedConcurrently ?? 1)
   const handlings = new Set<Promise<void>>()
   const retryDelays = new Map<string, number>()
-  /** Pending retries, cleared at close: a partition paused after a failed batch, a restart after a crash. */
+  /** Pending retries of partitions paused after a failed batch, cleared at close. */
   const retryTimers = new Set<NodeJS.Timeout>()
   // A join may hand a partition to another member: a batch started before it resolves no offset after it.
   let joins = 0
@@ -375,39 +375,13 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
       handlings.add(handling)
     },
   }
-  // kafkajs starts a crashed consumer again only after an error it calls retriable; after any other (a protocol
-  // error it does not expect while a broker or coordinator comes back) the consumer stays stopped for good, its
-  // partitions unread while the process looks healthy and its lag grows. It is started again here instead.
-  const startAgain = async (): Promise<void> => {
-    if (closing) return
-    try {
-      await consumer.connect()
+  const restarts = restartWhenStoppedForGood(consumer, {
+    groupId: options.groupId,
+    logger: options.logger,
+    start: async () => {
       await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning ?? false })
       await consumer.run(runConfig)
-      options.logger.info({ groupId: options.groupId }, 'consumer started again after it stopped for good')
-    } catch (error) {
-      options.logger.error(
-        { err: error, retryInMs: restartAfterCrashMs },
-        'consumer not started again; retried',
-      )
-      scheduleStartAgain()
-    }
-  }
-  const scheduleStartAgain = () => {
-    if (closing) return
-    const timer = setTimeout(() => {
-      retryTimers.delete(timer)
-      void startAgain()
-    }, restartAfterCrashMs)
-    retryTimers.add(timer)
-  }
-  consumer.on(consumer.events.CRASH, ({ payload }) => {
-    if (payload.restart || closing) return
-    options.logger.error(
-      { err: payload.error, groupId: options.groupId, retryInMs: restartAfterCrashMs },
-      'consumer stopped by kafkajs for good; started again after a pause',
-    )
-    scheduleStartAgain()
+    },
   })
   // A consumer closed while its join is pending would stay in the group, unheard, until its session expires,
   // holding the partitions it was assigned: it leaves only once it has joined (kafkajs's run has returned).
@@ -417,10 +391,10 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
     started = running.catch((error: unknown) => {
       if (closing) return
       options.logger.error(
-        { err: error, groupId: options.groupId, retryInMs: restartAfterCrashMs },
+        { err: error, groupId: options.groupId },
         'consumer did not join its group; started again after a pause',
       )
-      scheduleStartAgain()
+      restarts.startLater()
     })
   else await running
 
@@ -512,6 +486,7 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
     async close() {
       // Records being handled finish and are committed first; nothing new starts.
       closing = true
+      restarts.stop()
       for (const timer of retryTimers) clearTimeout(timer)
       await started.catch(() => undefined)
       await Promise.allSettled([...handlings])

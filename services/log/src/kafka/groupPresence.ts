@@ -1,5 +1,7 @@
 import type { Consumer, Kafka } from 'kafkajs'
+import type { Logger } from '@memory-service/engines'
 import { idleFetchWaitMs } from './idleFetchWait.js'
+import { restartWhenStoppedForGood } from './restartWhenStopped.js'
 
 export interface GroupPresence {
   /** Live members of the group as last seen (at least 1: this process). */
@@ -14,7 +16,7 @@ export interface GroupPresence {
  */
 export async function createGroupPresence(
   kafka: Kafka,
-  options: { groupId: string; topic: string; refreshMs?: number },
+  options: { groupId: string; topic: string; logger: Logger; refreshMs?: number },
 ): Promise<GroupPresence> {
   const consumer: Consumer = kafka.consumer({
     groupId: options.groupId,
@@ -23,9 +25,18 @@ export async function createGroupPresence(
   })
   const admin = kafka.admin()
   await Promise.all([consumer.connect(), admin.connect()])
-  await consumer.subscribe({ topics: [options.topic], fromBeginning: false })
-  // Membership is what counts; messages are skipped without work and nothing is committed.
-  await consumer.run({ autoCommit: false, eachMessage: async () => undefined })
+  const join = async (): Promise<void> => {
+    await consumer.subscribe({ topics: [options.topic], fromBeginning: false })
+    // Membership is what counts; messages are skipped without work and nothing is committed.
+    await consumer.run({ autoCommit: false, eachMessage: async () => undefined })
+  }
+  // A member stopped for good (seen when Kafka restarts) would leave the count one short until the next start.
+  const restarts = restartWhenStoppedForGood(consumer, {
+    groupId: options.groupId,
+    logger: options.logger,
+    start: join,
+  })
+  await join()
   let members = 1
   const refresh = async (): Promise<void> => {
     const { groups } = await admin.describeGroups([options.groupId])
@@ -37,6 +48,7 @@ export async function createGroupPresence(
   return {
     count: () => members,
     async close() {
+      restarts.stop()
       clearInterval(timer)
       await Promise.allSettled([consumer.disconnect(), admin.disconnect()])
     },
