@@ -141,19 +141,23 @@ async function main(): Promise<void> {
   console.log(
     `\nanticipation (streams subscribed): ${stats?.offered ?? 0} user turns offered, ${stats?.started ?? 0} run (the bench user has no memories: each run is the cheap check), ${stats?.coalesced ?? 0} coalesced, ${stats?.expired ?? 0} expired, ${stats?.overflowed ?? 0} overflowed, peak ${stats?.peakRunning ?? 0} at once, ${pushed} pushed`,
   )
-  const [raw, http, grpc] = results
-  if (raw && http && grpc) {
-    const rate = (result: Result) => result.events / result.seconds
-    const p50 = (result: Result) =>
-      percentile(
-        [...result.latencies].sort((a, b) => a - b),
-        50,
-      )
-    console.log(
-      `\nratio b/a: throughput ${(rate(http) / rate(raw)).toFixed(2)}×, p50 latency ${(p50(http) / p50(raw)).toFixed(2)}×`,
+  // By label, not position: BENCH_ONLY may leave a scenario out.
+  const labelled = (prefix: string) => results.find((result) => result.name.startsWith(prefix))
+  const rate = (result: Result) => result.events / result.seconds
+  const p50 = (result: Result) =>
+    percentile(
+      [...result.latencies].sort((a, b) => a - b),
+      50,
     )
+  const raw = labelled('(a)')
+  if (raw) console.log('')
+  for (const [ratio, result] of [
+    ['b/a', labelled('(b)')],
+    ['c/a', labelled('(c) ')],
+  ] as const) {
+    if (!raw || !result) continue
     console.log(
-      `ratio c/a: throughput ${(rate(grpc) / rate(raw)).toFixed(2)}×, p50 latency ${(p50(grpc) / p50(raw)).toFixed(2)}×`,
+      `ratio ${ratio}: throughput ${(rate(result) / rate(raw)).toFixed(2)}×, p50 latency ${(p50(result) / p50(raw)).toFixed(2)}×`,
     )
   }
   await close()
