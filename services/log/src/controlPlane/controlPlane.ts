@@ -111,6 +111,7 @@ export async function createControlPlane(options: ControlPlaneOptions): Promise<
     reader.on(reader.events.GROUP_JOIN, () => {
       if (appliedOffset >= 0n) reader.seek({ topic, partition: 0, offset: String(appliedOffset + 1n) })
     })
+    const subscribe = () => reader.subscribe({ topics: [topic], fromBeginning: true })
     const run = () =>
       reader.run({
         autoCommit: false,
@@ -141,12 +142,12 @@ export async function createControlPlane(options: ControlPlaneOptions): Promise<
       groupId,
       logger: log,
       start: async () => {
-        await reader.subscribe({ topics: [topic], fromBeginning: true })
+        await subscribe()
         await run()
       },
     })
     await reader.connect()
-    await reader.subscribe({ topics: [topic], fromBeginning: true })
+    await subscribe()
     return { reader, joined: run(), restarts }
   }
 

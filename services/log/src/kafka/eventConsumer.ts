@@ -151,8 +151,10 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
           { maxWaitTimeInMs: resumedFetchWaitMs }
         : { maxWaitTimeInMs: idleFetchWaitMs }),
   })
+  const subscribe = () =>
+    consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning ?? false })
   await consumer.connect()
-  await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning ?? false })
+  await subscribe()
   const counted = {
     applied: consumedRecords.labels(options.groupId, 'applied'),
     erased: consumedRecords.labels(options.groupId, 'erased'),
@@ -379,7 +381,7 @@ export async function createEventConsumer<T>(options: EventConsumerOptions<T>): 
     groupId: options.groupId,
     logger: options.logger,
     start: async () => {
-      await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning ?? false })
+      await subscribe()
       await consumer.run(runConfig)
     },
   })
