@@ -10,13 +10,25 @@ import {
   conversationKey,
   toRecordedEvent,
 } from '@memory-service/domain'
-import { createEventProducer } from '@memory-service/log'
+import { createCoalescingAppender, createEventProducer } from '@memory-service/log'
 import { createKafka, createSchemaCodec } from '@memory-service/engines'
 import { createLogger } from '@memory-service/engines'
 import { createEventStream } from '@memory-service/client'
 
 export type Scenario =
-  | { kind: 'raw'; brokers: string[]; registryUrl: string; instanceId: string; clientId: string }
+  | {
+      kind: 'raw'
+      brokers: string[]
+      registryUrl: string
+      instanceId: string
+      clientId: string
+      /**
+       * Events per second, each appended on its own as it comes and concurrent appends merged into one produce
+       * request (the idempotent producer has one in flight): the engine's latency at that rate. Without it, 100 per
+       * send, one send at a time.
+       */
+      rate?: number
+    }
   | { kind: 'http'; baseUrl: string; apiKey: string }
   | {
       kind: 'stream'
@@ -68,33 +80,46 @@ async function raw(job: LoadJob, scenario: Extract<Scenario, { kind: 'raw' }>): 
   const codec = createSchemaCodec(scenario.registryUrl)
   await codec.register([{ subject: CONVERSATION_EVENT_SUBJECT, schema: conversationEventRecordedSchema }])
   const producer = await createEventProducer(kafka, codec)
+  const toRecord = (event: ReturnType<typeof benchTurn>) => ({
+    key: conversationKey(scenario.instanceId, event.conversation_id),
+    subject: CONVERSATION_EVENT_SUBJECT,
+    payload: toRecordedEvent(event, {
+      eventId: event.event_id,
+      instanceId: scenario.instanceId,
+      clientId: scenario.clientId,
+      receivedAt: new Date().toISOString(),
+    }),
+    correlationId: 'bench',
+  })
   const append = (events: ReturnType<typeof benchTurn>[]) =>
-    producer.append(
-      CONVERSATION_EVENTS_TOPIC,
-      events.map((event) => ({
-        key: conversationKey(scenario.instanceId, event.conversation_id),
-        subject: CONVERSATION_EVENT_SUBJECT,
-        payload: toRecordedEvent(event, {
-          eventId: event.event_id,
-          instanceId: scenario.instanceId,
-          clientId: scenario.clientId,
-          receivedAt: new Date().toISOString(),
-        }),
-        correlationId: 'bench',
-      })),
-    )
+    producer.append(CONVERSATION_EVENTS_TOPIC, events.map(toRecord))
   await append([benchTurn(job.runId, `${job.name}-warm-up`, 0)])
   const latencies: number[] = []
   const started = performance.now()
-  for (let offset = 0; offset < job.events; offset += batchSize) {
-    const events = Array.from({ length: batchSize }, (_, index) =>
-      benchTurn(job.runId, job.name, offset + index),
-    )
-    const sent = performance.now()
-    await append(events)
-    const elapsed = performance.now() - sent
-    for (let index = 0; index < batchSize; index += 1) latencies.push(elapsed)
-  }
+  if (scenario.rate) {
+    const appender = createCoalescingAppender(producer)
+    const appended: Promise<unknown>[] = []
+    for (let index = 0; index < job.events; index += 1) {
+      const wait = started + (index * 1000) / scenario.rate - performance.now()
+      if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait))
+      const sent = performance.now()
+      appended.push(
+        appender
+          .append(CONVERSATION_EVENTS_TOPIC, [toRecord(benchTurn(job.runId, job.name, index))])
+          .then(() => latencies.push(performance.now() - sent)),
+      )
+    }
+    await Promise.all(appended)
+  } else
+    for (let offset = 0; offset < job.events; offset += batchSize) {
+      const events = Array.from({ length: batchSize }, (_, index) =>
+        benchTurn(job.runId, job.name, offset + index),
+      )
+      const sent = performance.now()
+      await append(events)
+      const elapsed = performance.now() - sent
+      for (let index = 0; index < batchSize; index += 1) latencies.push(elapsed)
+    }
   const seconds = (performance.now() - started) / 1000
   await producer.close()
   return {
