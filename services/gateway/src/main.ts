@@ -9,6 +9,7 @@ import {
   kafkaConnectionOf,
   schemaRegistryConnectionOf,
   sharedEmbedder,
+  sharedAnticipationEmbedder,
   sharedQueryEmbedder,
   summarizerOf,
   type ProcessRuntime,
@@ -274,7 +275,14 @@ export async function startGatewayService(
       }),
       ...(config.events.anticipationConcurrency > 0
         ? {
-            anticipation: anticipationOf(memorySearch, configCommands, config.events.anticipationConcurrency),
+            anticipation: anticipationOf(
+              createMemorySearch({
+                elasticsearch: engines.elasticsearch,
+                embedder: await sharedAnticipationEmbedder(runtime),
+              }),
+              configCommands,
+              config.events.anticipationConcurrency,
+            ),
           }
         : {}),
       configs: {

@@ -10,7 +10,11 @@ import { createOpenAiEmbedder } from './openAiEmbedder.js'
  * (100 000 memories, same machine, back to back) gave accurate p50 / p95 36.7 / 67.2 ms with one thread against
  * 46.7 / 91.0 with two, and at eight clients 38 against 27 requests/s.
  */
-export async function createEmbedder(config: ServiceConfig['embeddings']): Promise<Embedder> {
+export async function createEmbedder(
+  config: ServiceConfig['embeddings'],
+  /** The local model's CPU priority (LocalEmbedderOptions.priority); a remote provider has none here. */
+  options: { priority?: 'normal' | 'background' } = {},
+): Promise<Embedder> {
   switch (config.provider) {
     case 'local':
       if (config.modelDir === undefined) throw new Error('EMBEDDINGS_MODEL_DIR is not set')
@@ -19,6 +23,7 @@ export async function createEmbedder(config: ServiceConfig['embeddings']): Promi
         model: config.model,
         dimension: config.dimension,
         threads: 1,
+        ...(options.priority ? { priority: options.priority } : {}),
       })
     case 'openai':
       if (config.baseUrl === undefined) {

@@ -2,13 +2,16 @@
  * The default local model as the services run it: the files `stack:up` fetched into the cache (the int project's
  * global setup runs it), onnxruntime on the CPU, our tokenizer and pooling.
  */
+import { getPriority } from 'node:os'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testConfig } from '../../../../test/support/testEngines.js'
 import type { Embedder } from './embeddings.js'
 import { EmbeddingError } from './embeddings.js'
 import { createLocalEmbedder } from './localEmbedder.js'
+import { BACKGROUND_NICENESS, openSessionInWorker } from './modelSession.js'
 
 const model = 'all-MiniLM-L6-v2'
+const processNiceness = getPriority()
 const modelDir = testConfig().embeddings.modelDir ?? ''
 
 const cosine = (a: number[], b: number[]) => a.reduce((sum, value, index) => sum + value * (b[index] ?? 0), 0)
@@ -165,6 +168,40 @@ describe('local embedder (all-MiniLM-L6-v2, ONNX on the CPU)', () => {
       await onCaller.close()
     }
   })
+
+  it.runIf(process.platform === 'linux')(
+    'computes at background priority on a thread of its own niceness, the process keeping its own',
+    async () => {
+      const file = `${modelDir}/${model}/model.onnx`
+      const background = await openSessionInWorker({ model: file, threads: 1, priority: 'background' })
+      const normal = await openSessionInWorker({ model: file, threads: 1 })
+      try {
+        expect(background.niceness).toBe(Math.min(19, getPriority() + BACKGROUND_NICENESS))
+        expect(normal.niceness).toBe(getPriority())
+        // Lowering the model's thread left the process (its event loop, its other threads) where it was.
+        expect(getPriority()).toBe(processNiceness)
+        const ids = BigInt64Array.from([101n, 7592n, 102n])
+        const inputs = {
+          input_ids: ids,
+          attention_mask: new BigInt64Array(3).fill(1n),
+          token_type_ids: new BigInt64Array(3),
+        }
+        const [low, high] = await Promise.all(
+          [background, normal].map((session) =>
+            session.run(
+              Object.fromEntries(Object.entries(inputs).map(([name, column]) => [name, column.slice()])),
+              [1, 3],
+              'last_hidden_state',
+            ),
+          ),
+        )
+        expect(low?.dims).toEqual([1, 3, 384])
+        expect([...(low?.data ?? [])]).toEqual([...(high?.data ?? [])])
+      } finally {
+        await Promise.all([background.release(), normal.release()])
+      }
+    },
+  )
 
   it('reports a runtime failure as a permanent embedding error', async () => {
     const closed = await createLocalEmbedder({ modelDir, model, dimension: 384 })

@@ -40,6 +40,8 @@ export interface LocalEmbedderOptions {
    * on the calling thread, for a process that does nothing else meanwhile.
    */
   thread?: 'worker' | 'caller'
+  /** The model's CPU priority on its worker thread (ModelSessionOptions.priority). @default 'normal' */
+  priority?: 'normal' | 'background'
   /**
    * Texts per inference run; each run is padded to its longest text.
    * @default the model's own (LocalEmbeddingModel.batchSize)
@@ -98,7 +100,11 @@ export async function createLocalEmbedder(options: LocalEmbedderOptions): Promis
   let session: ModelSession
   try {
     const open = options.thread === 'caller' ? openSessionInThread : openSessionInWorker
-    session = await open({ model: files.model, threads: options.threads ?? 1 })
+    session = await open({
+      model: files.model,
+      threads: options.threads ?? 1,
+      ...(options.priority ? { priority: options.priority } : {}),
+    })
   } catch (error) {
     throw new Error(
       `Cannot load ${files.model} (delete its folder and run \`npm run stack:up\` to fetch it again): ${String(error)}`,

@@ -16,6 +16,8 @@ export interface ModelSession {
   readonly outputNames: readonly string[]
   run(inputs: Record<string, BigInt64Array>, dims: [number, number], output: string): Promise<ModelOutput>
   release(): Promise<void>
+  /** The niceness the model computes at (higher yields more), where the platform tells it. */
+  readonly niceness?: number
 }
 
 export interface ModelSessionOptions {
@@ -23,7 +25,17 @@ export interface ModelSessionOptions {
   model: string
   /** CPU threads per inference. */
   threads: number
+  /**
+   * `background`: the model's thread runs at niceness {@link BACKGROUND_NICENESS}, so that while the cores are
+   * contended every thread of normal priority (a write path's acks, a search's question) goes first and the model
+   * takes what is left. Only on a worker thread, where the platform lets a thread have a niceness of its own
+   * (Linux); elsewhere it computes at normal priority. @default 'normal'
+   */
+  priority?: 'normal' | 'background'
 }
+
+/** The niceness of a background model thread: about a tenth of the CPU share of a normal thread under contention. */
+export const BACKGROUND_NICENESS = 10
 
 const sessionOptions = (threads: number) => ({
   executionProviders: ['cpu'],
@@ -60,6 +72,13 @@ export async function openSessionInThread(options: ModelSessionOptions): Promise
 const workerProgram = `
 const { parentPort, workerData } = require('node:worker_threads')
 const ort = require(workerData.runtime)
+// Linux gives each thread a niceness of its own, addressed by its thread id; threads onnxruntime starts inherit it.
+let niceness
+try {
+  const threadId = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop())
+  if (workerData.niceness > 0) require('node:os').setPriority(threadId, workerData.niceness)
+  niceness = require('node:os').getPriority(threadId)
+} catch {}
 ort.InferenceSession.create(workerData.model, workerData.options).then(
   (session) => {
     parentPort.on('message', async ({ id, inputs, dims, output }) => {
@@ -74,14 +93,14 @@ ort.InferenceSession.create(workerData.model, workerData.options).then(
         parentPort.postMessage({ id, error: String(error && error.message ? error.message : error) })
       }
     })
-    parentPort.postMessage({ ready: true, inputNames: session.inputNames, outputNames: session.outputNames })
+    parentPort.postMessage({ ready: true, inputNames: session.inputNames, outputNames: session.outputNames, niceness })
   },
   (error) => parentPort.postMessage({ failed: String(error && error.message ? error.message : error) }),
 )
 `
 
 type WorkerReply =
-  | { ready: true; inputNames: string[]; outputNames: string[] }
+  | { ready: true; inputNames: string[]; outputNames: string[]; niceness?: number }
   | { failed: string }
   | { id: number; data: Float32Array; dims: number[] }
   | { id: number; error: string }
@@ -98,6 +117,7 @@ export async function openSessionInWorker(options: ModelSessionOptions): Promise
       runtime: createRequire(import.meta.url).resolve('onnxruntime-node'),
       model: options.model,
       options: sessionOptions(options.threads),
+      niceness: options.priority === 'background' ? BACKGROUND_NICENESS : 0,
     },
   })
   const pending = new Map<
@@ -113,16 +133,18 @@ export async function openSessionInWorker(options: ModelSessionOptions): Promise
     worker.unref()
   }
 
-  const names = await new Promise<{ inputNames: string[]; outputNames: string[] }>((resolve, reject) => {
-    const onError = (error: Error) => reject(error)
-    worker.once('error', onError)
-    worker.once('message', (reply: WorkerReply) => {
-      worker.off('error', onError)
-      if ('ready' in reply) resolve(reply)
-      else if ('failed' in reply) reject(new Error(reply.failed))
-      else reject(new Error('the model worker answered before it was ready'))
-    })
-  }).catch(async (error: unknown) => {
+  const names = await new Promise<{ inputNames: string[]; outputNames: string[]; niceness?: number }>(
+    (resolve, reject) => {
+      const onError = (error: Error) => reject(error)
+      worker.once('error', onError)
+      worker.once('message', (reply: WorkerReply) => {
+        worker.off('error', onError)
+        if ('ready' in reply) resolve(reply)
+        else if ('failed' in reply) reject(new Error(reply.failed))
+        else reject(new Error('the model worker answered before it was ready'))
+      })
+    },
+  ).catch(async (error: unknown) => {
     await worker.terminate()
     throw error
   })
@@ -143,6 +165,7 @@ export async function openSessionInWorker(options: ModelSessionOptions): Promise
   return {
     inputNames: names.inputNames,
     outputNames: names.outputNames,
+    ...(names.niceness !== undefined ? { niceness: names.niceness } : {}),
     run(inputs, dims, output) {
       if (broken) return Promise.reject(broken)
       const id = nextId++

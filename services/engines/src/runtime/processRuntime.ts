@@ -92,6 +92,22 @@ export const sharedEmbedder = (runtime: ProcessRuntime): Promise<Embedder> =>
     (embedder) => embedder.close(),
   )
 
+/**
+ * Anticipation's searches: a session of its own at background priority. Under a fleet's turns it embeds without
+ * pause (one user turn after another, coalesced), and on a contended machine a model thread of normal priority
+ * took its share from the threads that acknowledge writes; at background priority it takes what they leave.
+ */
+export const sharedAnticipationEmbedder = (runtime: ProcessRuntime): Promise<Embedder> =>
+  runtime.shared(
+    'anticipation-embedder',
+    async () =>
+      measuredEmbedder(
+        await createEmbedder(runtime.config.embeddings, { priority: 'background' }),
+        'anticipation',
+      ),
+    (embedder) => embedder.close(),
+  )
+
 /** Searches embed a few short questions and wait for them: a session of their own, never behind a document batch. */
 export const sharedQueryEmbedder = (runtime: ProcessRuntime): Promise<Embedder> =>
   runtime.shared(

@@ -184,7 +184,7 @@ export const pipelineMemories = new Counter({
 
 export const embeddingDuration = new Histogram({
   name: 'memory_service_embedding_duration_seconds',
-  help: 'One call of the embedding model, by purpose (documents: the pipeline and edits; queries: searches).',
+  help: 'One call of the embedding model, by purpose (documents: the pipeline and edits; queries: searches; anticipation: the context pushed after user turns).',
   labelNames: ['purpose'] as const,
   buckets: latencyBuckets,
   registers,
@@ -247,7 +247,10 @@ export async function timed<T>(
 }
 
 /** The embedder with each model call timed and its batch size recorded, under `purpose`. */
-export function measuredEmbedder(embedder: Embedder, purpose: 'documents' | 'queries'): Embedder {
+export function measuredEmbedder(
+  embedder: Embedder,
+  purpose: 'documents' | 'queries' | 'anticipation',
+): Embedder {
   const duration = embeddingDuration.labels(purpose)
   const size = embeddingBatchSize.labels(purpose)
   const measure =
