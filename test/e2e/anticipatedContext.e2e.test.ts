@@ -6,7 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEventStream, createMemoryClient, type MemoryClient } from '@memory-service/client'
 import type { AnticipatedContext__Output } from '@memory-service/contracts/proto/memory/v1/AnticipatedContext'
 import type { EventAck__Output } from '@memory-service/contracts/proto/memory/v1/EventAck'
+import { embeddingDuration } from '@memory-service/engines'
 import { eventually, startGatewayWithInstance, uniqueName } from '../support/testEngines.js'
+
+/** Model calls made for a purpose so far in this process. */
+const modelCalls = async (purpose: string) =>
+  (await embeddingDuration.get()).values.find(
+    (value) => value.metricName?.endsWith('_count') && value.labels.purpose === purpose,
+  )?.value ?? 0
 
 let harness: Awaited<ReturnType<typeof startGatewayWithInstance>>
 let client: MemoryClient
@@ -46,6 +53,7 @@ describe('anticipated context', () => {
     const conversationId = uniqueName('anticipation-conv')
     const pushed: AnticipatedContext__Output[] = []
     const acks: EventAck__Output[] = []
+    const [anticipationCalls, queryCalls] = [await modelCalls('anticipation'), await modelCalls('queries')]
     const stream = createEventStream({
       address: harness.gateway.addresses.grpc ?? '',
       apiKey: harness.instance.api_key.key,
@@ -77,6 +85,9 @@ describe('anticipated context', () => {
     expect(pushed[0]).toMatchObject({ conversationId, inReplyToEventId: userTurn })
     expect(pushed[0]?.items.map((item) => item.memoryId)).toContain(memoryId)
     expect(pushed[0]?.items[0]?.content).toMatch(/cello/)
+    // Its question was embedded by anticipation's own background model session, not by the searches' one.
+    expect(await modelCalls('anticipation')).toBeGreaterThan(anticipationCalls)
+    expect(await modelCalls('queries')).toBe(queryCalls)
   })
 
   it('a user with nothing remembered gets no push', async () => {
