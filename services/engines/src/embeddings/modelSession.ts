@@ -26,7 +26,7 @@ export interface ModelSessionOptions {
   /** CPU threads per inference. */
   threads: number
   /**
-   * `background`: the model's thread runs at niceness {@link BACKGROUND_NICENESS}, so that while the cores are
+   * `background`: the model's thread runs {@link BACKGROUND_NICENESS} nicer than the process, so that while the cores are
    * contended every thread of normal priority (a write path's acks, a search's question) goes first and the model
    * takes what is left. Only on a worker thread, where the platform lets a thread have a niceness of its own
    * (Linux); elsewhere it computes at normal priority. @default 'normal'
@@ -34,7 +34,10 @@ export interface ModelSessionOptions {
   priority?: 'normal' | 'background'
 }
 
-/** The niceness of a background model thread: about a tenth of the CPU share of a normal thread under contention. */
+/**
+ * How much nicer than its process a background model thread runs: about a tenth of the CPU share of a normal thread
+ * under contention.
+ */
 export const BACKGROUND_NICENESS = 10
 
 const sessionOptions = (threads: number) => ({
@@ -73,11 +76,14 @@ const workerProgram = `
 const { parentPort, workerData } = require('node:worker_threads')
 const ort = require(workerData.runtime)
 // Linux gives each thread a niceness of its own, addressed by its thread id; threads onnxruntime starts inherit it.
+// The thread starts at the process's niceness and is lowered relative to it.
 let niceness
 try {
+  const os = require('node:os')
   const threadId = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop())
-  if (workerData.niceness > 0) require('node:os').setPriority(threadId, workerData.niceness)
-  niceness = require('node:os').getPriority(threadId)
+  niceness = os.getPriority(threadId)
+  if (workerData.niceness > 0) os.setPriority(threadId, Math.min(19, niceness + workerData.niceness))
+  niceness = os.getPriority(threadId)
 } catch {}
 ort.InferenceSession.create(workerData.model, workerData.options).then(
   (session) => {
