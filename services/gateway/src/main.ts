@@ -87,10 +87,12 @@ export interface RunningGatewayService {
 
 /**
  * After a user turn the agent most likely needs what is known about what the user just said: a fast search, once
- * a cheap check (remembered per user) found the user has memories at all.
+ * a cheap check (remembered per user) found the user has memories at all. The search embeds on a model session of
+ * its own, opened by the first anticipation (a gateway whose streams never subscribe does not load it).
  */
 function anticipationOf(
   memorySearch: MemorySearch,
+  anticipationSearch: () => Promise<MemorySearch>,
   configCommands: ConfigCommands,
   maxConcurrent: number,
 ): NonNullable<GatewayDependencies['anticipation']> {
@@ -107,7 +109,9 @@ function anticipationOf(
     hasMemories: (scope, turn) => hasMemories({ instanceId: scope.instanceId, turn }),
     async search(scope, turn) {
       const { retrieval, storage } = configCommands.effective(scope.instanceId)
-      const found = await memorySearch.search(scope.instanceId, {
+      const found = await (
+        await anticipationSearch()
+      ).search(scope.instanceId, {
         query: turn.content.slice(0, 2000),
         ...scopeOf(turn),
         limit: Math.min(retrieval.max_results, 5),
@@ -276,10 +280,14 @@ export async function startGatewayService(
       ...(config.events.anticipationConcurrency > 0
         ? {
             anticipation: anticipationOf(
-              createMemorySearch({
-                elasticsearch: engines.elasticsearch,
-                embedder: await sharedAnticipationEmbedder(runtime),
-              }),
+              memorySearch,
+              () =>
+                runtime.shared('anticipation-search', async () =>
+                  createMemorySearch({
+                    elasticsearch: engines.elasticsearch,
+                    embedder: await sharedAnticipationEmbedder(runtime),
+                  }),
+                ),
               configCommands,
               config.events.anticipationConcurrency,
             ),

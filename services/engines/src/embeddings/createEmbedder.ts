@@ -1,6 +1,7 @@
 import type { ServiceConfig } from '@memory-service/contracts'
 import type { Embedder } from './embeddings.js'
 import { createLocalEmbedder } from './localEmbedder.js'
+import type { ModelPriority } from './modelSession.js'
 import { createOpenAiEmbedder } from './openAiEmbedder.js'
 
 /**
@@ -13,7 +14,7 @@ import { createOpenAiEmbedder } from './openAiEmbedder.js'
 export async function createEmbedder(
   config: ServiceConfig['embeddings'],
   /** The local model's CPU priority (LocalEmbedderOptions.priority); a remote provider has none here. */
-  options: { priority?: 'normal' | 'background' } = {},
+  options: { priority?: ModelPriority } = {},
 ): Promise<Embedder> {
   switch (config.provider) {
     case 'local':

@@ -6,6 +6,7 @@ import {
   openSessionInThread,
   openSessionInWorker,
   type ModelOutput,
+  type ModelPriority,
   type ModelSession,
 } from './modelSession.js'
 import {
@@ -41,7 +42,7 @@ export interface LocalEmbedderOptions {
    */
   thread?: 'worker' | 'caller'
   /** The model's CPU priority on its worker thread (ModelSessionOptions.priority). @default 'normal' */
-  priority?: 'normal' | 'background'
+  priority?: ModelPriority
   /**
    * Texts per inference run; each run is padded to its longest text.
    * @default the model's own (LocalEmbeddingModel.batchSize)

@@ -31,8 +31,10 @@ export interface ModelSessionOptions {
    * takes what is left. Only on a worker thread, where the platform lets a thread have a niceness of its own
    * (Linux); elsewhere it computes at normal priority. @default 'normal'
    */
-  priority?: 'normal' | 'background'
+  priority?: ModelPriority
 }
+
+export type ModelPriority = 'normal' | 'background'
 
 /**
  * How much nicer than its process a background model thread runs: about a tenth of the CPU share of a normal thread
