@@ -7,6 +7,7 @@ import { createTopicAdmin } from '../kafka/topicAdmin.js'
 import type { Logger } from '../logging/createLogger.js'
 import { loadEngineDeclarations, provisionEngines } from '../provisioning/provisionEngines.js'
 import { measuredEmbedder } from '../telemetry/metrics.js'
+import { createClosingOrder } from './closingOrder.js'
 
 /**
  * What the services of one process share: the validated configuration, the logger, the engine clients (connected
@@ -18,10 +19,11 @@ export interface ProcessRuntime {
   readonly logger: Logger
   readonly engines: Engines
   /**
-   * The one instance of `key` in this process: created by the first service that asks, closed with the process.
+   * The one instance of `key` in this process: created by the first service that asks, closed with the process
+   * once every service stopped (whenever it was created).
    */
   shared<T>(key: string, create: () => Promise<T>, close?: (value: T) => Promise<void>): Promise<T>
-  /** Runs at close, in reverse order of registration. */
+  /** A service's stop: at close, in reverse order of registration, before anything `shared` is closed. */
   onClose(close: () => Promise<void>): void
   close(): Promise<void>
 }
@@ -33,7 +35,7 @@ export async function createProcessRuntime(
   options: { clickhouse?: boolean } = {},
 ): Promise<ProcessRuntime> {
   const engines = await connectEngines(config, logger, options)
-  const closers: (() => Promise<void>)[] = [() => engines.close()]
+  const closing = createClosingOrder(() => engines.close())
   const instances = new Map<string, Promise<unknown>>()
   const runtime: ProcessRuntime = {
     config,
@@ -43,7 +45,7 @@ export async function createProcessRuntime(
       let found = instances.get(key) as Promise<T> | undefined
       if (!found) {
         found = create().then((value) => {
-          if (close) closers.push(() => close(value))
+          if (close) closing.onShared(() => close(value))
           return value
         })
         found.catch(() => instances.delete(key))
@@ -51,10 +53,8 @@ export async function createProcessRuntime(
       }
       return found
     },
-    onClose: (close) => void closers.push(close),
-    async close() {
-      for (const close of closers.splice(0).reverse()) await close()
-    },
+    onClose: (close) => closing.onService(close),
+    close: () => closing.close(),
   }
   try {
     const topicAdmin = await createTopicAdmin(engines.kafka)
