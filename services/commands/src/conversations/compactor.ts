@@ -177,7 +177,7 @@ export function createCompactor(deps: CompactorDependencies) {
           log.warn({ err: error, conversationId }, 'LLM summary failed; summarizing extractively')
         }
       }
-      summarized ??= summarizeExtractively(summaryRequest)
+      summarized ??= await summarizeExtractively(summaryRequest)
       // Extraction happens after compaction: the compacted turns become a document of the conversation.
       const customerId = span.find((turn) => turn.customer_id)?.customer_id ?? undefined
       const [queued] = await deps.documents.ingest(

@@ -1,4 +1,5 @@
-import { extractStatements } from '../extraction/builtinExtractor.js'
+import type { TimeSlicing } from '../batching/timeSlices.js'
+import { extractStatementsInSlices } from '../extraction/builtinExtractor.js'
 import { searchTermsOf } from '../search/searchTerms.js'
 
 /** A stored conversation turn, in log order. */
@@ -78,18 +79,25 @@ export interface CompactedSummary {
  * Greetings, thanks and bare questions state nothing and drop out. When the summary would outgrow `maxTokens`, the
  * statements naming the fewest entities go first, then the oldest lines of the summary.
  */
-export function summarizeExtractively(input: {
-  previousSummary: string | null
-  turns: Pick<Turn, 'role' | 'content' | 'occurred_at'>[]
-  maxTokens: number
-}): CompactedSummary {
+export async function summarizeExtractively(
+  input: {
+    previousSummary: string | null
+    turns: Pick<Turn, 'role' | 'content' | 'occurred_at'>[]
+    maxTokens: number
+  },
+  /** The turns are read in time slices (extractStatementsInSlices): a long span does not hold the thread. */
+  slicing: TimeSlicing = {},
+): Promise<CompactedSummary> {
   const text = transcriptOf(input.turns)
-  const statements = extractStatements({
-    text,
-    documentType: 'ai-chat-conversation',
-    documentCreatedAt: input.turns.at(-1)?.occurred_at ?? new Date().toISOString(),
-    mode: 'fast',
-  })
+  const statements = await extractStatementsInSlices(
+    {
+      text,
+      documentType: 'ai-chat-conversation',
+      documentCreatedAt: input.turns.at(-1)?.occurred_at ?? new Date().toISOString(),
+      mode: 'fast',
+    },
+    slicing,
+  )
   let lines = statements.map((statement, order) => ({
     text: `- ${statement.content}`,
     weight: statement.entities.length + (statement.occurredOn ? 1 : 0),

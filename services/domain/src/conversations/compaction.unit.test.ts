@@ -63,8 +63,12 @@ describe('the validation score', () => {
 })
 
 describe('extractive compaction', () => {
-  it('keeps what the turns state, drops greetings and thanks, and measures itself', () => {
-    const compacted = summarizeExtractively({ previousSummary: null, turns: conversation, maxTokens: 1000 })
+  it('keeps what the turns state, drops greetings and thanks, and measures itself', async () => {
+    const compacted = await summarizeExtractively({
+      previousSummary: null,
+      turns: conversation,
+      maxTokens: 1000,
+    })
     expect(compacted.summary).toMatch(/Clara/)
     expect(compacted.summary).toMatch(/ramen/)
     expect(compacted.summary).not.toMatch(/Hi there|Thanks/)
@@ -76,16 +80,16 @@ describe('extractive compaction', () => {
     expect(compacted.validationScore).toBeGreaterThanOrEqual(2 / 3)
   })
 
-  it('appends to the previous summary and stays within its token limit, dropping the least specific lines', () => {
-    const first = summarizeExtractively({ previousSummary: null, turns: conversation, maxTokens: 1000 })
-    const second = summarizeExtractively({
+  it('appends to the previous summary and stays within its token limit, dropping the least specific lines', async () => {
+    const first = await summarizeExtractively({ previousSummary: null, turns: conversation, maxTokens: 1000 })
+    const second = await summarizeExtractively({
       previousSummary: first.summary,
       turns: [turn('user', 'Last week I adopted a beagle named Rocket.', 7)],
       maxTokens: 1000,
     })
     expect(second.summary.startsWith(first.summary)).toBe(true)
     expect(second.summary).toMatch(/Rocket/)
-    const tight = summarizeExtractively({
+    const tight = await summarizeExtractively({
       previousSummary: first.summary,
       turns: conversation,
       maxTokens: 20,

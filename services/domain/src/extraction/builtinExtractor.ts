@@ -15,6 +15,7 @@ import {
   isUserRole,
   selectAssistantStatements,
 } from './assistantTurns.js'
+import { runInSlices, runToEnd, type TimeSlicing } from '../batching/timeSlices.js'
 import { categorize } from './categorize.js'
 import { entityKey } from './entityNames.js'
 import { type EntityMention, entitiesOf, recognizeMentions, recognizeRelations } from './entityRecognition.js'
@@ -330,8 +331,8 @@ function sentencesOf(text: string): string[] {
   return sentences
 }
 
-/** Runs the rules over a whole document; exported for tests and benchmarks, the pipeline uses the Extractor. */
-export function extractStatements(input: ExtractionInput): ExtractedStatement[] {
+/** The rules over a whole document, one sentence at a time: yields after each, returns the statements. */
+function* statementSteps(input: ExtractionInput): Generator<void, ExtractedStatement[]> {
   const turns = splitTurns(input.text, input.documentType)
   const knownPeople = [
     ...new Set(
@@ -346,9 +347,12 @@ export function extractStatements(input: ExtractionInput): ExtractedStatement[] 
   }
   const statements: ExtractedStatement[] = []
   for (const turn of turns) {
-    const clauses = sentencesOf(turn.text)
-      .map((sentence) => clauseOf(sentence, turn, context))
-      .filter((clause): clause is Clause => clause !== null)
+    const clauses: Clause[] = []
+    for (const sentence of sentencesOf(turn.text)) {
+      const clause = clauseOf(sentence, turn, context)
+      if (clause !== null) clauses.push(clause)
+      yield
+    }
     const said = groupClauses(clauses).map((group) => statementOf(group, turn.speaker, input.mode))
     statements.push(
       ...(isAssistantSpeaker(turn.speaker)
@@ -359,12 +363,28 @@ export function extractStatements(input: ExtractionInput): ExtractedStatement[] 
   return removeNearDuplicates(statements, (statement) => statement.content)
 }
 
+/** Runs the rules over a whole document at once; for tests, benchmarks and synchronous callers. */
+export function extractStatements(input: ExtractionInput): ExtractedStatement[] {
+  return runToEnd(statementSteps(input))
+}
+
+/**
+ * The same statements, read in time slices: a long document does not hold the thread (and the event loop of
+ * whatever shares it: acknowledgements, projections) for the whole of its reading.
+ */
+export function extractStatementsInSlices(
+  input: ExtractionInput,
+  slicing: TimeSlicing = {},
+): Promise<ExtractedStatement[]> {
+  return runInSlices(statementSteps(input), slicing)
+}
+
 export function createBuiltinExtractor(): Extractor {
   return {
     name: 'builtin',
     async extract(input: ExtractionInput, signal?: AbortSignal): Promise<ExtractionResult> {
       signal?.throwIfAborted()
-      return { statements: extractStatements(input) }
+      return { statements: await extractStatementsInSlices(input, signal ? { signal } : {}) }
     },
   }
 }

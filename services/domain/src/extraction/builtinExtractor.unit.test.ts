@@ -1,7 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { createBuiltinExtractor, extractStatements, MAX_STATEMENT_CONTENT } from './builtinExtractor.js'
+import {
+  createBuiltinExtractor,
+  extractStatements,
+  extractStatementsInSlices,
+  MAX_STATEMENT_CONTENT,
+} from './builtinExtractor.js'
 import type { ExtractedStatement, IngestionMode } from './extraction.js'
 import { validateExtractionResult } from './validateExtraction.js'
 
@@ -481,5 +486,50 @@ describe.skipIf(!hasDataset)('coverage over all LoCoMo dev conversations', () =>
         `${Math.round(turns / (elapsed / 1000))} turns/s`,
     )
     expect(evidenceShare).toBeGreaterThanOrEqual(0.97)
+  })
+})
+
+describe('reading a long document in time slices', () => {
+  // Two hundred LoCoMo turns as one conversation: the size of a compacted span.
+  const conversation = {
+    text: fixture.turns
+      .slice(0, 200)
+      .map((turn) => documentOf(turn))
+      .join('\n'),
+    documentType: 'ai-chat-conversation' as const,
+    documentCreatedAt: '2023-05-08T13:56:00.000Z',
+    mode: 'fast' as const,
+  }
+  const tickingClock = () => {
+    let at = 0
+    return () => (at += 1)
+  }
+
+  it('finds what reading it at once finds, pausing in between', async () => {
+    let pauses = 0
+    const sliced = await extractStatementsInSlices(conversation, {
+      sliceMs: 5,
+      now: tickingClock(),
+      pause: async () => void (pauses += 1),
+    })
+    expect(sliced).toEqual(extractStatements(conversation))
+    expect(sliced.length).toBeGreaterThan(50)
+    expect(pauses).toBeGreaterThan(10)
+  })
+
+  it('stops reading when the extraction is aborted between slices', async () => {
+    const abort = new AbortController()
+    let pauses = 0
+    const reading = extractStatementsInSlices(conversation, {
+      sliceMs: 5,
+      now: tickingClock(),
+      pause: async () => {
+        pauses += 1
+        if (pauses === 2) abort.abort(new Error('visibility timeout'))
+      },
+      signal: abort.signal,
+    })
+    await expect(reading).rejects.toThrow('visibility timeout')
+    expect(pauses).toBe(2)
   })
 })

@@ -6,6 +6,7 @@
  * The `not` examples are what a statement about a place, a company or a pet says when it states no fact of the
  * speaker's own: a trip, a plan, someone else's news. A statement nearer to them than to any attribute is left alone.
  */
+import { runInSlices, runToEnd, type TimeSlicing } from '../batching/timeSlices.js'
 import { extractStatements } from '../extraction/builtinExtractor.js'
 import { factExampleMessages } from './factExamples.js'
 import type { MeaningAttribute } from './factMeaning.js'
@@ -111,23 +112,42 @@ export const attributeExamples: Record<MeaningAttribute | 'not', readonly string
  * factExamples.ts read by the built-in extractor — the statement that names a message's value is an example of its
  * attribute, the message's other statements of no fact.
  */
-export function attributeExampleStatements(): { label: MeaningAttribute | 'not'; text: string }[] {
-  const described = Object.entries(attributeExamples).flatMap(([label, texts]) =>
+export function attributeExampleStatements(): ExampleStatement[] {
+  return runToEnd(exampleStatementSteps())
+}
+
+/**
+ * The same examples, read in time slices: the first document of a process reads them (a second and more of the
+ * extractor's work), on the thread that also acknowledges writes and projects turns.
+ */
+export function attributeExampleStatementsInSlices(slicing: TimeSlicing = {}): Promise<ExampleStatement[]> {
+  return runInSlices(exampleStatementSteps(), slicing)
+}
+
+type ExampleStatement = { label: MeaningAttribute | 'not'; text: string }
+
+function* exampleStatementSteps(): Generator<void, ExampleStatement[]> {
+  const examples: ExampleStatement[] = Object.entries(attributeExamples).flatMap(([label, texts]) =>
     texts.map((text) => ({ label: label as MeaningAttribute | 'not', text })),
   )
-  const read = factExampleMessages.flatMap(({ attribute, text, value }) =>
-    extractStatements({
+  for (const { attribute, text, value } of factExampleMessages) {
+    const statements = extractStatements({
       text: `Sam: ${text}`,
       documentType: 'ai-chat-conversation',
       documentCreatedAt: '2024-01-01T12:00:00Z',
       mode: 'fast',
-    }).map((statement) => ({
-      label:
-        attribute !== null && value !== null && statement.content.toLowerCase().includes(value.toLowerCase())
-          ? attribute
-          : ('not' as const),
-      text: statement.content,
-    })),
-  )
-  return [...described, ...read]
+    })
+    for (const statement of statements)
+      examples.push({
+        label:
+          attribute !== null &&
+          value !== null &&
+          statement.content.toLowerCase().includes(value.toLowerCase())
+            ? attribute
+            : 'not',
+        text: statement.content,
+      })
+    yield
+  }
+  return examples
 }

@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import {
   attributeExampleStatements,
+  attributeExampleStatementsInSlices,
   classifyAttribute,
   trainAttributeClassifier,
   type AttributeClassifier,
@@ -17,9 +18,9 @@ import { prebuiltAttributeClassifiers } from './attributeClassifiers.js'
 const groupSize = 64
 
 /** Names one model's classifier for one set of examples: a classifier built for other examples is not used. */
-export function attributeExamplesHash(model: string): string {
+export function attributeExamplesHash(model: string, examples = attributeExampleStatements()): string {
   return createHash('sha256')
-    .update(JSON.stringify([model, attributeExampleStatements()]))
+    .update(JSON.stringify([model, examples]))
     .digest('hex')
     .slice(0, 16)
 }
@@ -27,8 +28,8 @@ export function attributeExamplesHash(model: string): string {
 /** Embeds the examples with the model and trains the classifier on them (several seconds on two cores). */
 export async function buildAttributeClassifier(
   embedder: Pick<Embedder, 'embed'>,
+  examples = attributeExampleStatements(),
 ): Promise<AttributeClassifier> {
-  const examples = attributeExampleStatements()
   const vectors: LabelledVector[] = []
   for (let start = 0; start < examples.length; start += groupSize) {
     const group = examples.slice(start, start + groupSize)
@@ -60,7 +61,9 @@ export function createAttributeReader(
   let loaded: Promise<AttributeReader> | null = null
 
   async function build(): Promise<AttributeReader> {
-    const hash = attributeExamplesHash(embedder.model)
+    // Read by the first document of the process, beside the write path: in slices, not in one stretch.
+    const examples = await attributeExampleStatementsInSlices()
+    const hash = attributeExamplesHash(embedder.model, examples)
     // The default model's classifier ships with the code (attributeClassifiers.ts); others are built once here.
     let classifier: AttributeClassifier | null =
       prebuiltAttributeClassifiers.find(
@@ -80,7 +83,7 @@ export function createAttributeReader(
       }
     }
     if (!classifier) {
-      classifier = await buildAttributeClassifier(embedder)
+      classifier = await buildAttributeClassifier(embedder, examples)
       if (file && options.cacheDir) {
         try {
           mkdirSync(options.cacheDir, { recursive: true })

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { attributeExampleStatements, classifyAttribute, meaningAttributes } from '@memory-service/domain'
+import {
+  attributeExampleStatements,
+  attributeExampleStatementsInSlices,
+  classifyAttribute,
+  meaningAttributes,
+} from '@memory-service/domain'
 import { prebuiltAttributeClassifiers } from './attributeClassifiers.js'
 import { attributeExamplesHash, createAttributeReader } from './attributeReader.js'
 import { localEmbeddingModelNames } from './localEmbeddingModels.js'
@@ -14,6 +19,18 @@ describe('the attribute classifiers shipped with the code', () => {
       expect(prebuilt?.classifier.labels.sort()).toEqual([...meaningAttributes, 'not'].sort())
       for (const row of prebuilt?.classifier.weights ?? []) expect(row).toHaveLength(385)
     }
+  })
+
+  it('are named by the same examples whether these are read at once or in slices (as a process reads them)', async () => {
+    let pauses = 0
+    let at = 0
+    const sliced = await attributeExampleStatementsInSlices({
+      sliceMs: 50,
+      now: () => (at += 1),
+      pause: async () => void (pauses += 1),
+    })
+    expect(sliced).toEqual(attributeExampleStatements())
+    expect(pauses).toBeGreaterThan(5)
   })
 
   it('read a vector as probabilities of each attribute and of no fact, summing to one', () => {
