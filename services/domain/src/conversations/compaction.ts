@@ -1,4 +1,3 @@
-import type { TimeSlicing } from '../batching/timeSlices.js'
 import { extractStatementsInSlices } from '../extraction/builtinExtractor.js'
 import { searchTermsOf } from '../search/searchTerms.js'
 
@@ -79,25 +78,19 @@ export interface CompactedSummary {
  * Greetings, thanks and bare questions state nothing and drop out. When the summary would outgrow `maxTokens`, the
  * statements naming the fewest entities go first, then the oldest lines of the summary.
  */
-export async function summarizeExtractively(
-  input: {
-    previousSummary: string | null
-    turns: Pick<Turn, 'role' | 'content' | 'occurred_at'>[]
-    maxTokens: number
-  },
-  /** The turns are read in time slices (extractStatementsInSlices): a long span does not hold the thread. */
-  slicing: TimeSlicing = {},
-): Promise<CompactedSummary> {
+export async function summarizeExtractively(input: {
+  previousSummary: string | null
+  turns: Pick<Turn, 'role' | 'content' | 'occurred_at'>[]
+  maxTokens: number
+}): Promise<CompactedSummary> {
   const text = transcriptOf(input.turns)
-  const statements = await extractStatementsInSlices(
-    {
-      text,
-      documentType: 'ai-chat-conversation',
-      documentCreatedAt: input.turns.at(-1)?.occurred_at ?? new Date().toISOString(),
-      mode: 'fast',
-    },
-    slicing,
-  )
+  // Read in time slices: a long span does not hold the thread that acknowledges and projects turns.
+  const statements = await extractStatementsInSlices({
+    text,
+    documentType: 'ai-chat-conversation',
+    documentCreatedAt: input.turns.at(-1)?.occurred_at ?? new Date().toISOString(),
+    mode: 'fast',
+  })
   let lines = statements.map((statement, order) => ({
     text: `- ${statement.content}`,
     weight: statement.entities.length + (statement.occurredOn ? 1 : 0),

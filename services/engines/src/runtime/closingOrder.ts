@@ -19,14 +19,12 @@ export interface ClosingOrder {
 export function createClosingOrder(engines: () => Promise<void>): ClosingOrder {
   const services: (() => Promise<void>)[] = []
   const shared: (() => Promise<void>)[] = []
-  let enginesOpen = true
+  const last = [engines]
   return {
     onService: (close) => void services.push(close),
     onShared: (close) => void shared.push(close),
     async close() {
-      const stops = [...services.splice(0).reverse(), ...shared.splice(0).reverse()]
-      if (enginesOpen) stops.push(engines)
-      enginesOpen = false
+      const stops = [...services.splice(0).reverse(), ...shared.splice(0).reverse(), ...last.splice(0)]
       const failures: unknown[] = []
       for (const stop of stops) {
         try {
