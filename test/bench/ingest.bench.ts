@@ -21,6 +21,8 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
 
 interface Result extends LoadResult {
   name: string
+  /** CPU this process (the gateway: its HTTP/gRPC thread, event writer thread, models) used during the scenario, ms. */
+  gatewayCpuMs: number
 }
 
 async function main(): Promise<void> {
@@ -47,19 +49,23 @@ async function main(): Promise<void> {
     }
   }
   const measure = async (name: string, label: string, scenario: Scenario, events: number) => {
+    const cpuBefore = process.cpuUsage()
     const result = await runLoadProcess<LoadResult>('./ingestLoad.ts', {
       scenario,
       runId,
       name,
       events,
     })
+    const cpu = process.cpuUsage(cpuBefore)
+    const gatewayCpuMs = (cpu.user + cpu.system) / 1000
     if (result.notAccepted > 0 || result.acked !== result.events || result.ackedTwice > 0)
       throw new Error(
         `${label}: ${result.events} sent, ${result.acked} acknowledged (${result.ackedTwice} twice), ${result.notAccepted} not accepted`,
       )
     console.log(`${label}, ${name}: ${Math.round(result.events / result.seconds)} events/s`)
     const earlier = results.find((entry) => entry.name === label)
-    if (!earlier) return void results.push({ name: label, ...result })
+    if (!earlier) return void results.push({ name: label, ...result, gatewayCpuMs })
+    earlier.gatewayCpuMs += gatewayCpuMs
     earlier.events += result.events
     earlier.seconds += result.seconds
     earlier.latencies.push(...result.latencies)
@@ -136,6 +142,8 @@ async function main(): Promise<void> {
       'p50 ms': percentile(sorted, 50).toFixed(1),
       'p95 ms': percentile(sorted, 95).toFixed(1),
       'p99 ms': percentile(sorted, 99).toFixed(1),
+      // With the warm-up request, and what the gateway does for any scenario (its event id tail reads (a)'s records too).
+      'gateway CPU ms/100 ev': ((result.gatewayCpuMs / result.events) * 100).toFixed(2),
     }
   })
   const columns = Object.keys(rows[0] ?? {})
