@@ -19,6 +19,17 @@ export function isServiceName(value: string): value is ServiceName {
   return (serviceNames as readonly string[]).includes(value)
 }
 
+/**
+ * The order services start in, whatever order they were named in: what reads the log first, what writes to it
+ * last. A process stops its services in the reverse order, so the gateway stops taking events first and the
+ * pipeline finishes its documents while the projectors it waits for still run (stopped before them, it waited 30 s
+ * per document in flight for projections that could not come).
+ */
+export function startOrder(names: readonly ServiceName[]): ServiceName[] {
+  const downstreamFirst: readonly ServiceName[] = ['projectors', 'pipeline', 'gateway']
+  return downstreamFirst.filter((name) => names.includes(name))
+}
+
 export interface RunningServices {
   addresses: { http?: string; grpc?: string }
   /** What the gateway's anticipation did since the start, when this process runs a gateway. */
@@ -73,7 +84,7 @@ export async function startServices(
     close: () => runtime.close(),
   }
   try {
-    for (const name of names) {
+    for (const name of startOrder(names)) {
       switch (name) {
         case 'gateway': {
           const gateway = await startGatewayService(runtime, {
