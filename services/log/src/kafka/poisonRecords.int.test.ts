@@ -107,7 +107,10 @@ describe('a projection meeting a record its store refuses', () => {
       }),
     )
     await append([{ id: 'c', at: '2026-11-22T10:00:00Z' }])
-    await eventually(async () => ((await store.get('c')) ? true : undefined))
+    // A batch's bulk write stores its good records at once; the refused one reaches the dead letters only after the
+    // batch is applied again record by record: 'c' can be in the store before then (a CI run of 2026-12-02 looked in
+    // between).
+    await eventually(async () => ((await store.get('c')) && parked.length > 0 ? true : undefined))
     expect(await store.get('a')).not.toBeNull()
     expect(await store.get('b')).not.toBeNull()
     expect(await store.get('poison')).toBeNull()
