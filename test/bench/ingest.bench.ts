@@ -21,7 +21,7 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
 
 interface Result extends LoadResult {
   name: string
-  /** CPU this process (the gateway: its HTTP/gRPC thread, event writer thread, models) used during the scenario, ms. */
+  /** CPU this process (the gateway: its threads and models) used while the scenario's client process ran, its start included, ms. */
   gatewayCpuMs: number
 }
 
