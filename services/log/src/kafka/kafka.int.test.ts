@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import { testConfig, testLogger, uniqueName, eventually } from '../../../../test/support/testEngines.js'
 import { createSchemaCodec } from '@memory-service/engines'
 import { createKafka } from '@memory-service/engines'
@@ -314,6 +314,9 @@ describe('event producer and consumer', () => {
   })
 
   it('joins in the background when asked: returns while its group waits on a busy member, and misses nothing', async () => {
+    // A run that times out says where it was waiting.
+    let step = 'topic'
+    onTestFailed(() => console.log(`background-join test stopped at: ${step}`))
     const otherTopic = uniqueName('mem.test-background-join.v1')
     await admin.ensureTopics([{ name: otherTopic, partitions: 1, config: {} }])
     await codec.register([{ subject: `${otherTopic}-value`, schema: turnSchema }])
@@ -328,12 +331,17 @@ describe('event producer and consumer', () => {
         },
       ])
     const groupId = uniqueName('kafka-int-background-join')
-    // A member busy with a batch that does not heartbeat: a rebalance waits for it to join again (its session and
-    // rebalance timeouts are longer than this test), so a consumer that waited for its own join would never return.
+    const kafkaAdmin = kafka.admin()
+    await kafkaAdmin.connect()
+    const group = async () => (await kafkaAdmin.describeGroups([groupId])).groups[0]
+    // A member busy with a batch that does not heartbeat: a rebalance waits for it to join again, up to its
+    // rebalance timeout, so a consumer that waited for its own join would return only once the group gave up on it.
+    // (Not longer: every rebalance of this group may wait that long for a member that is gone.)
     let release: () => void = () => undefined
     const released = new Promise<void>((resolve) => (release = resolve))
     let busy = false
-    const busyMember = kafka.consumer({ groupId, sessionTimeout: 180_000, rebalanceTimeout: 180_000 })
+    step = 'busy member'
+    const busyMember = kafka.consumer({ groupId, sessionTimeout: 60_000, rebalanceTimeout: 60_000 })
     await busyMember.connect()
     await busyMember.subscribe({ topics: [otherTopic], fromBeginning: true })
     await busyMember.run({
@@ -357,6 +365,7 @@ describe('event producer and consumer', () => {
       fromBeginning: true,
       joinInBackground: true,
     }
+    step = 'consumers joining in the background'
     const joining = await createEventConsumer<{ event_id: string; content: string }>({
       ...joiningInBackground,
       handle: async (event) => void handled.push(event.payload.event_id),
@@ -368,19 +377,27 @@ describe('event producer and consumer', () => {
       handle: async () => undefined,
     })
     const closing = closedWhileJoining.close()
+    // Both returned, and the rebalance their joins started still waits on the busy member.
+    step = 'rebalance pending'
+    await eventually(async () => ((await group())?.state === 'PreparingRebalance' ? true : undefined), 30_000)
+    expect(busy).toBe(true)
     await append('evt_while_joining')
     release()
+    step = 'busy member leaving'
     await busyMember.disconnect()
+    step = 'closed consumer leaving'
     await closing
-    await eventually(async () => (handled.length >= 2 ? true : undefined), 45_000)
+    // A join that fails while its consumer closes leaves through kafkajs's crash path, which sends no LeaveGroup: the
+    // group then waits for that member's session (30 s) before the other takes the partition.
+    step = 'records handled'
+    await eventually(async () => (handled.length >= 2 ? true : undefined), 90_000)
     expect(handled).toEqual(['evt_before', 'evt_while_joining'])
-    const kafkaAdmin = kafka.admin()
-    await kafkaAdmin.connect()
-    const members = async () => (await kafkaAdmin.describeGroups([groupId])).groups[0]?.members.length
-    await eventually(async () => ((await members()) === 1 ? true : undefined), 30_000)
+    step = 'one member left'
+    await eventually(async () => ((await group())?.members.length === 1 ? true : undefined), 60_000)
     await kafkaAdmin.disconnect()
+    step = 'close'
     await joining.close()
     await joinProducer.close()
     await admin.deleteTopics([otherTopic])
-  }, 120_000)
+  }, 240_000)
 })
