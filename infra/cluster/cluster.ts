@@ -246,9 +246,20 @@ export async function startCluster(options: {
 
 /** The last error lines (pino level 50 and above) of a member's log, for a report. */
 export function lastErrors(file: string, count = 5): string {
-  const lines = readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => /^\{"level":[56]0,/.test(line))
+  return lastLines(file, count, (line) => /^\{"level":[56]0,/.test(line))
+}
+
+/** Our own warnings and errors (kafkajs's left out): what a stuck consumer said after an outage's connection noise. */
+export function lastWarnings(file: string, count = 5): string {
+  return lastLines(
+    file,
+    count,
+    (line) => /^\{"level":[456]0,/.test(line) && !line.includes('"component":"kafkajs"'),
+  )
+}
+
+function lastLines(file: string, count: number, wanted: (line: string) => boolean): string {
+  const lines = readFileSync(file, 'utf8').split('\n').filter(wanted)
   return lines.length === 0
     ? '  (none)'
     : lines

@@ -35,6 +35,7 @@ import { runVerify } from '@memory-service/cli'
 import {
   freeClusterPorts,
   lastErrors,
+  lastWarnings,
   startCluster,
   type RunningCluster,
 } from '../../infra/cluster/cluster.js'
@@ -457,7 +458,7 @@ export async function runFaultSuite(args: string[]): Promise<number> {
         if (behind.length > 0)
           for (const { name } of context.cluster.members)
             say(
-              `  ${name} (${context.cluster.pid(name) === undefined ? 'not running' : 'running'}), last errors:\n${lastErrors(context.cluster.logFile(name))}`,
+              `  ${name} (${context.cluster.pid(name) === undefined ? 'not running' : 'running'}), last errors:\n${lastErrors(context.cluster.logFile(name))}\n  its own last warnings:\n${lastWarnings(context.cluster.logFile(name))}`,
             )
         const counted = await account(context, load)
         const deadLettered = scenario.account ? await scenario.account(context) : 0
