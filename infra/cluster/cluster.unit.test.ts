@@ -12,9 +12,9 @@ const log = [
   '{"level":50,"component":"projectors","msg":"consumer not started again; retried"}',
 ].join('\n')
 
-function logFile(): string {
+function logFile(content = log): string {
   const file = join(mkdtempSync(join(tmpdir(), 'cluster-log-')), 'member.log')
-  writeFileSync(file, log)
+  writeFileSync(file, content)
   return file
 }
 
@@ -34,8 +34,6 @@ describe("a member's log, read for a report", () => {
   })
 
   it('says so when there is nothing to report', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'cluster-log-')), 'member.log')
-    writeFileSync(file, '{"level":30,"msg":"started"}\n')
-    expect(lastWarnings(file)).toBe('  (none)')
+    expect(lastWarnings(logFile('{"level":30,"msg":"started"}\n'))).toBe('  (none)')
   })
 })
