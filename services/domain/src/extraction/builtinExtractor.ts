@@ -85,6 +85,8 @@ interface Clause {
   aboutSpeaker: boolean
   mentions: EntityMention[]
   isFollowUp: boolean
+  /** It names something beyond the conversation's participants: a date, a number, a person, place or thing. */
+  namesSomething: boolean
   /** What the sentence says, in three grades: nothing (greeting, thanks), a little (a remark), enough to stand alone. */
   substance: 'none' | 'some' | 'standalone'
 }
@@ -207,6 +209,7 @@ function clauseOf(sentence: string, turn: SpeakerTurn, context: DocumentContext)
     aboutSpeaker,
     mentions,
     isFollowUp: isFollowUp && !isQuestion,
+    namesSomething,
     substance,
   }
 }
@@ -353,6 +356,7 @@ function* statementSteps(input: ExtractionInput): Generator<void, ExtractedState
       if (clause !== null) clauses.push(clause)
       yield
     }
+    if (isAssistantSpeaker(turn.speaker) && isCourtesyReply(turn.text, clauses)) continue
     const said = groupClauses(clauses).map((group) => statementOf(group, turn.speaker, input.mode))
     statements.push(
       ...(isAssistantSpeaker(turn.speaker)
@@ -362,6 +366,15 @@ function* statementSteps(input: ExtractionInput): Generator<void, ExtractedState
   }
   return removeNearDuplicates(statements, (statement) => statement.content)
 }
+
+/**
+ * An assistant's short reply that names nothing ("That sounds good, tell me more.", "Got it, thanks for sharing.")
+ * is courtesy: what the person said is their memory, the acknowledgement is no one's.
+ */
+function isCourtesyReply(text: string, clauses: readonly Clause[]): boolean {
+  return text.length <= courtesyReplyLength && !clauses.some((clause) => clause.namesSomething)
+}
+const courtesyReplyLength = 160
 
 /** Runs the rules over a whole document at once; for tests, benchmarks and synchronous callers. */
 export function extractStatements(input: ExtractionInput): ExtractedStatement[] {

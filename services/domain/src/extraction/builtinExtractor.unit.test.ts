@@ -355,6 +355,19 @@ describe('the built-in extractor on conversations with an assistant', () => {
     expect(extractChat('Melanie: What made you try it?')).toEqual([])
   })
 
+  it('reads a named person talking to an assistant as that person, and no courtesy of the assistant', () => {
+    const chat = [
+      "Priya: I've been in Leeds for two years now.",
+      'Assistant: That sounds good, tell me more.',
+      'Priya: I made a lasagna on Sunday and it was great.',
+      'Assistant: Got it, thanks for sharing.',
+    ].join('\n')
+    expect(extractChat(chat)).toEqual([
+      'Priya has been in Leeds for two years now.',
+      'Priya made a lasagna on Sunday (10 March 2024) and it was great.',
+    ])
+  })
+
   it("keeps a preference told inside a user's request as a statement of its own", () => {
     const request =
       "User: I'm sketching a garden planner, and I'd rather keep it to plain HTML and CSS, so could you outline the first page?"

@@ -38,19 +38,52 @@ const roleName = String.raw`(?:[Uu]ser|[Aa]ssistant|[Hh]uman|AI|ai|[Ss]ystem|[Bb
 const timestamp = String.raw`(?:\[[^\]\n]{0,24}\d[^\]\n]{0,24}\]|\(\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?\)|\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?(?:\s*[-–|])?)`
 const emphasis = String.raw`(?:\*\*|__)?`
 const speakerLine = new RegExp(
-  String.raw`^\s*(?:${timestamp}\s*)?${emphasis}(${roleName}|${personName})(?:\s*\([^()\n]{1,40}\))?${emphasis}\s*:${emphasis}(?:\s+|$)(.*)$`,
+  String.raw`^\s*(?:${timestamp}\s*)?${emphasis}(${roleName}|${personName})(?:\s*[([]([^()[\]\n]{1,40})[)\]])?${emphasis}\s*:${emphasis}(?:\s+|$)(.*)$`,
   'u',
 )
+/** What a label's parenthesis says of a named speaker: "Nova (assistant):", "Max [AI]:" are the assistant. */
+const assistantRole = /^(?:an?\s+)?(?:ai|assistant|ai assistant|bot|chatbot|agent|model)$/i
 
-function speakerLabelOf(line: string): { speaker: string; rest: string; isRole: boolean } | null {
+interface SpeakerLabel {
+  speaker: string
+  rest: string
+  /** A role ("User", "Assistant"), not a person's name. */
+  isRole: boolean
+}
+
+function speakerLabelOf(line: string): SpeakerLabel | null {
   const match = speakerLine.exec(line)
   const label = match?.[1]?.trim()
   if (!match || !label) return null
+  const rest = match[3] ?? ''
   const lower = label.toLowerCase()
   const role = roleLabels[lower]
-  if (role !== undefined) return { speaker: role, rest: match[2] ?? '', isRole: true }
+  if (role !== undefined) return { speaker: role, rest, isRole: true }
   if (fieldLabels.has(lower) || /^dear\b/i.test(label) || /^\d/.test(label)) return null
-  return { speaker: label, rest: match[2] ?? '', isRole: false }
+  // An assistant with a name of its own is the assistant: its statements are an answer, not a person's life.
+  if (assistantRole.test(match[2]?.trim() ?? '')) return { speaker: 'Assistant', rest, isRole: true }
+  return { speaker: label, rest, isRole: false }
+}
+
+/** Roles on the person's side of a chat with an assistant. */
+const userSideRoles = new Set(['User', 'Human', 'Customer'])
+
+/**
+ * Which labels start a turn. Where the person's side is a role ("User:"), a "Word: text" line inside a message is a
+ * field or a heading of that message ("Action: …", "Solution: …"), not a new speaker. Where it is not, the person
+ * talks by name to the assistant ("Priya: …" / "Assistant: …"): a name that labels the first labelled line or two
+ * lines or more is a speaker; a name labelling one line inside a message stays part of it.
+ */
+function speakerLabels(found: readonly (SpeakerLabel | null)[]): (SpeakerLabel | null)[] {
+  if (!found.some((label) => label?.isRole)) return [...found]
+  if (found.some((label) => label?.isRole && userSideRoles.has(label.speaker)))
+    return found.map((label) => (label?.isRole ? label : null))
+  const counts = new Map<string, number>()
+  for (const label of found) if (label) counts.set(label.speaker, (counts.get(label.speaker) ?? 0) + 1)
+  const first = found.find((label) => label !== null)
+  return found.map((label) =>
+    label && (label.isRole || label === first || (counts.get(label.speaker) ?? 0) >= 2) ? label : null,
+  )
 }
 
 /**
@@ -74,10 +107,7 @@ export function splitTurns(text: string, documentType: string): SpeakerTurn[] {
     }
     return inCode ? null : speakerLabelOf(line)
   })
-  // Where the speakers are roles ("User:", "Assistant:"), a "Word: text" line inside a message is a field or a
-  // heading of that message ("Action: …", "Solution: …"), not a new speaker.
-  const byRoles = found.some((label) => label !== null && label.isRole)
-  const labels = found.map((label) => (label && (label.isRole || !byRoles) ? label : null))
+  const labels = speakerLabels(found)
   const labelled = labels.filter((label) => label !== null).length
   const trustLabels = conversationalTypes.has(documentType) ? labelled >= 1 : labelled >= 2
   if (!trustLabels) return [{ speaker: null, text: text.trim(), addressees: addressedNames(text) }]

@@ -87,4 +87,38 @@ describe('splitTurns', () => {
       { speaker: 'User', text: 'Thanks!' },
     ])
   })
+
+  it('reads a named person talking to an assistant as that person, turn by turn', () => {
+    const text = [
+      'Priya: I have been in Leeds for two years.',
+      'Assistant: That sounds good, tell me more.',
+      'Priya: I made a lasagna on Sunday.',
+      'Assistant: Got it.',
+    ].join('\n')
+    expect(splitTurns(text, 'ai-chat-conversation').map(({ speaker, text }) => ({ speaker, text }))).toEqual([
+      { speaker: 'Priya', text: 'I have been in Leeds for two years.' },
+      { speaker: 'Assistant', text: 'That sounds good, tell me more.' },
+      { speaker: 'Priya', text: 'I made a lasagna on Sunday.' },
+      { speaker: 'Assistant', text: 'Got it.' },
+    ])
+  })
+
+  it('reads an assistant with a name of its own as the assistant when its label says so', () => {
+    const text = 'Priya: I moved to Leeds.\nNova (assistant): Welcome!\nMax [AI]: Hi.'
+    expect(splitTurns(text, 'ai-chat-conversation').map(({ speaker }) => speaker)).toEqual([
+      'Priya',
+      'Assistant',
+      'Assistant',
+    ])
+  })
+
+  it('keeps a name labelling one line inside an assistant message part of it', () => {
+    const text =
+      'Assistant: Here is the plan.\nBackend: Node with Fastify\nPriya: Thanks!\nPriya: Also, one more thing.'
+    expect(splitTurns(text, 'ai-chat-conversation').map(({ speaker, text }) => ({ speaker, text }))).toEqual([
+      { speaker: 'Assistant', text: 'Here is the plan.\nBackend: Node with Fastify' },
+      { speaker: 'Priya', text: 'Thanks!' },
+      { speaker: 'Priya', text: 'Also, one more thing.' },
+    ])
+  })
 })
