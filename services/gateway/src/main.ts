@@ -4,7 +4,7 @@
  */
 import {
   clickhouseOf,
-  createAttributeReader,
+  createFactReader,
   createLeaseStore,
   kafkaConnectionOf,
   schemaRegistryConnectionOf,
@@ -184,17 +184,18 @@ export async function startGatewayService(
   })
   const partitionReader = createPartitionReader(engines.kafka)
   runtime.onClose(() => partitionReader.close())
+  // One fact reader per process: edits read facts with it, searches what a question asks for.
+  const factReader = createFactReader(await sharedEmbedder(runtime), { cacheDir: config.embeddings.modelDir })
   const memorySearch = createMemorySearch({
     elasticsearch: engines.elasticsearch,
     embedder: await sharedQueryEmbedder(runtime),
+    factReader,
   })
   const memoryEditor = createMemoryEditor({
     store: memoryStore,
     producer,
     embedder: await sharedEmbedder(runtime),
-    attributeReader: createAttributeReader(await sharedEmbedder(runtime), {
-      cacheDir: config.embeddings.modelDir,
-    }),
+    factReader,
     analyze: analyzeEditedContent,
     merge: mergeContent,
     changeLog: createMemoryChangeLog({
@@ -286,6 +287,7 @@ export async function startGatewayService(
                   createMemorySearch({
                     elasticsearch: engines.elasticsearch,
                     embedder: await sharedAnticipationEmbedder(runtime),
+                    factReader,
                   }),
                 ),
               configCommands,

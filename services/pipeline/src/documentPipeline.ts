@@ -19,13 +19,7 @@ import {
   type StageError,
   type TokenUsage,
 } from '@memory-service/domain'
-import {
-  EmbeddingError,
-  type AttributeReader,
-  type Embedder,
-  type FactDecider,
-  type Logger,
-} from '@memory-service/engines'
+import { EmbeddingError, type Embedder, type FactDecider, type Logger } from '@memory-service/engines'
 import { contextualTextOf, ModelServiceError } from '@memory-service/domain'
 import { type ConsumedEvent, type DeadLetterError, type DeadLetterWriter } from '@memory-service/log'
 import { type OutgoingEvent } from '@memory-service/domain'
@@ -36,7 +30,7 @@ import {
 } from '@memory-service/contracts'
 import { resolveEntities, type StoredEntity, type ResolvedStatement } from '@memory-service/domain'
 import { RetriesExhausted, withRetry, type RetryPolicy } from '@memory-service/domain'
-import { recognizeFact, validFromOf } from '@memory-service/domain'
+import { factSlotOfReading, isAssistantSpeaker, validFromOf, type FactSlot } from '@memory-service/domain'
 
 import {
   createFactSupersession,
@@ -67,14 +61,11 @@ export interface PipelinePorts {
   factVersions: FactPorts['factVersions']
   /** Older memories of a speaker that may state another value of a fact a document states (supersession). */
   unstatedVersions?: FactPorts['unstatedVersions']
-  /** Stored versions of a subject's facts of any kind: a favourite told without its kind takes one (supersession). */
-  factVersionsStartingWith?: FactPorts['factVersionsStartingWith']
   /**
-   * Which changing attribute a statement's vector reads as (a classifier trained on example statements embedded by
-   * the same model): it tells which fact a statement states when its words do not (factMeaning.ts). Without it only
-   * words decide.
+   * The fact reader of the memories' model (services/language: readers learned from labelled examples): which
+   * changing fact a statement states. Without it (its model failed) the memories are stored stating none.
    */
-  attributeReader?: FactPorts['attributeReader']
+  factReader?: FactPorts['factReader']
   /**
    * With an LLM configured: the model decides, for each new statement against the nearest existing memories, whether
    * it adds, updates or ends one of them, or adds nothing (llmFactDecider.ts). Facts read by meaning are the fallback
@@ -233,7 +224,7 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
     resolved: ResolvedStatement[],
     vectors: (number[] | null)[],
     contextVectors: (number[] | null)[],
-    reader: AttributeReader | null,
+    facts: (FactSlot | null)[],
   ): MemoryChanged[] {
     const changedAt = at()
     return resolved.flatMap(({ statement, entities, relations }, ordinal) => {
@@ -242,12 +233,7 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
       if (!vector || (accepted.context && !contextVector)) return []
       const category = statement.category ?? categorize(statement)
       const id = memoryIdFor(accepted.ingestion_id, ordinal)
-      const similarities = reader ? reader.read(vector) : {}
-      // Pets and sports are read at search time; one versions an older one only where the document says that one
-      // ended (factSupersession.ts). An imported memory versions nothing: its validity is the one it came with.
-      const fact = accepted.imported
-        ? null
-        : recognizeFact(statement.content, statement.speaker, similarities)
+      const fact = facts[ordinal] ?? null
       const imported = accepted.imported
       return [
         {
@@ -305,6 +291,47 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
         },
       ]
     })
+  }
+
+  /**
+   * The fact each statement states, read by the fact reader on its vector, with what it says the value replaced.
+   * An imported memory versions nothing (its validity is the one it came with), nor does an assistant's statement or
+   * one nobody is named as saying. A statement the reader fails on is stored stating no fact.
+   */
+  async function readFacts(
+    accepted: DocumentAccepted,
+    resolved: ResolvedStatement[],
+    vectors: (number[] | null)[],
+    log: Logger,
+  ): Promise<{ facts: (FactSlot | null)[]; previous: Map<number, string> }> {
+    const previous = new Map<number, string>()
+    const reader =
+      !accepted.imported && resolved.length > 0 && ports.factReader
+        ? await ports.factReader().catch((error: unknown) => {
+            log.warn({ err: error }, 'fact reader unavailable; memories stored stating no fact')
+            return null
+          })
+        : null
+    const facts = await Promise.all(
+      resolved.map(async ({ statement }, ordinal) => {
+        const speaker = statement.speaker
+        const vector = vectors[ordinal]
+        if (!reader || !vector || speaker === null || isAssistantSpeaker(speaker)) return null
+        try {
+          const reading = await reader.read({ content: statement.content, speaker, vector })
+          if (!reading) return null
+          if (reading.previous) previous.set(ordinal, reading.previous)
+          return factSlotOfReading(reading, speaker)
+        } catch (error) {
+          log.warn(
+            { err: error, ingestionId: accepted.ingestion_id },
+            'fact reading failed; stored stating none',
+          )
+          return null
+        }
+      }),
+    )
+    return { facts, previous }
   }
 
   /**
@@ -480,13 +507,18 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
       failures.push({ stage: error.stage, code: error.code, message: error.message })
       deadLetterErrors.push({ ...error, ...(attempts !== undefined ? { attempts } : {}) })
     }
+    const statementVectors = vectors.slice(0, contents.length)
+    const read = await readFacts(accepted, resolved, statementVectors, log)
     const formed = memoryEvents(
       accepted,
       resolved,
-      vectors.slice(0, contents.length),
+      statementVectors,
       vectors.slice(contents.length),
-      // Without the reader (the model failed to embed its examples) words alone decide; the memories are still stored.
-      resolved.length > 0 && ports.attributeReader ? await ports.attributeReader().catch(() => null) : null,
+      read.facts,
+    )
+    // What a statement says its value replaced names the older version (factSupersession.ts), by memory id.
+    const previousOf = new Map(
+      [...read.previous].map(([ordinal, words]) => [memoryIdFor(accepted.ingestion_id, ordinal), words]),
     )
     const decided = accepted.imported
       ? { kept: formed, targets: [] }
@@ -571,19 +603,12 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
       }
     }
     // Versions of one fact are settled one document at a time (factSupersession.ts). The model's decisions name
-    // their versions themselves; facts read by meaning get their keys from what the document says ended.
-    if (decided.targets.length === 0) {
-      await withRetry(
-        () => facts.withSettledKeys(memories),
-        () => true,
-        settings.retry,
-      )
-    }
+    // their versions themselves.
     const stated = factsOf(memories)
     const release = await facts.lock(stated)
     try {
       const superseding = await withRetry(
-        () => facts.supersede(memories, decided.targets),
+        () => facts.supersede(memories, decided.targets, previousOf),
         () => true,
         settings.retry,
       )

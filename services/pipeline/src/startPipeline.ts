@@ -7,7 +7,7 @@ import {
 } from '@memory-service/log'
 import {
   waitForDependencies,
-  createAttributeReader,
+  createFactReader,
   createElasticsearchStore,
   type Embedder,
   type Engines,
@@ -90,7 +90,6 @@ function timedStages(ports: PipelinePorts): PipelinePorts {
   const { extractor, embedder, factDecider } = ports
   const nearestMemories = ports.nearestMemories?.bind(ports)
   const unstatedVersions = ports.unstatedVersions?.bind(ports)
-  const factVersionsStartingWith = ports.factVersionsStartingWith?.bind(ports)
   return {
     ...ports,
     extractor: {
@@ -110,11 +109,6 @@ function timedStages(ports: PipelinePorts): PipelinePorts {
       : {}),
     ...(unstatedVersions
       ? { unstatedVersions: (...args) => timed(supersession, () => unstatedVersions(...args)) }
-      : {}),
-    ...(factVersionsStartingWith
-      ? {
-          factVersionsStartingWith: (...args) => timed(supersession, () => factVersionsStartingWith(...args)),
-        }
       : {}),
     ...(factDecider
       ? {
@@ -198,15 +192,11 @@ export async function startPipeline(
         const stored = await memories.nearest(instanceId, scope, vector, limit)
         return stored.map((memory) => ({ version: memory.version, memory: memoryStateOf(memory) }))
       },
-      async factVersionsStartingWith(instanceId, scope, prefix) {
-        const stored = await memories.factVersionsStartingWith(instanceId, scope, prefix)
-        return stored.map((memory) => ({ version: memory.version, memory: memoryStateOf(memory) }))
-      },
       async unstatedVersions(instanceId, scope, query) {
         const stored = await memories.unstatedVersions(instanceId, scope, query)
         return stored.map((memory) => ({ version: memory.version, memory: memoryStateOf(memory) }))
       },
-      attributeReader: createAttributeReader(dependencies.embedder, {
+      factReader: createFactReader(dependencies.embedder, {
         cacheDir: config.embeddings.modelDir,
       }),
       async publishJob(job, correlationId) {

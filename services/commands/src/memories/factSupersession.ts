@@ -1,21 +1,13 @@
 import { randomUUID } from 'node:crypto'
 import type { MemoryChanged } from '@memory-service/contracts'
 import {
-  endedValuesOf,
-  isAdditiveAttribute,
-  isMeaningAttribute,
-  needsItsMessageToSettle,
-  normalizedFactValue,
-  readsAsAbout,
-  readsAsNoFact,
-  recognizeFact,
-  type AttributeSimilarities,
+  factSlotOfReading,
   validityChanges,
-  wordsForEndedValue,
   type FactVersion,
   type MemoryState,
   type Validity,
 } from '@memory-service/domain'
+import type { FactReader } from '@memory-service/engines'
 
 /** A stored memory that states a fact, at the version the projection holds. */
 export interface StoredFactVersion {
@@ -48,20 +40,14 @@ export interface FactPorts {
   unstatedVersions?(
     instanceId: string,
     scope: FactScope,
-    query: { speaker: string; vector: number[]; before: string },
+    query: { speaker: string; vector: number[]; before: string; key: string },
   ): Promise<StoredFactVersion[]>
   /**
-   * Which changing attribute a statement's vector reads as (by the memories' model): an older statement is read as a
-   * version of a fact only when its meaning is likeliest that attribute, or when it names what the new statement
-   * says was left ("I left Shopee"). Without it, only the names of what was left are read so.
+   * The fact reader of the memories' model (services/language): an older statement is read as a version of a fact
+   * stated now when it reads as that attribute's value of the same speaker. Without it, only an older statement
+   * naming the value the new one says it replaced is.
    */
-  attributeReader?: () => Promise<{ read(vector: readonly number[]): AttributeSimilarities }>
-  /** Every stored version of the scope's facts whose key starts so (`ana|favorite:`: Ana's favourites). */
-  factVersionsStartingWith?(
-    instanceId: string,
-    scope: FactScope,
-    prefix: string,
-  ): Promise<StoredFactVersion[]>
+  factReader?: () => Promise<FactReader>
   publishMemories(events: MemoryChanged[], correlationId: string): Promise<void>
   /** Resolves once every event's version is readable from the vector projection (false after a timeout). */
   awaitProjected(events: MemoryChanged[]): Promise<boolean>
@@ -80,17 +66,8 @@ function mentionsWords(text: string, words: string): boolean {
   return wordsPattern(words).test(text)
 }
 
-/**
- * Whether a text writes these words as a name: capitalized inside a sentence ("rewatching The Office", "Reading The
- * Hobbit to…" once "the office has been dethroned" or "overtaken the hobbit" arrives, written in lower case there).
- */
-function writesAsName(text: string, words: string): boolean {
-  for (const match of text.matchAll(wordsPattern(words))) {
-    const opensSentence = /(?:^|[.!?:]\s*)$/u.test(text.slice(0, match.index))
-    if (/^\p{Lu}/u.test(match[0]) && !opensSentence) return true
-  }
-  return false
-}
+/** A key of a value added beside others ("we also got a cat": `leilani|pet|miso`). */
+const isAddedValue = (key: string) => key.split('|').length > 2
 
 function versionOf(memory: MemoryState): FactVersion {
   return {
@@ -113,26 +90,6 @@ export function factsOf(events: MemoryChanged[]): FactOf[] {
       facts.set(name, { instanceId: instance_id, scope, key: memory.fact.key, cause: memory_id })
   }
   return [...facts.values()]
-}
-
-type EndedValues = ReturnType<typeof endedValuesOf>
-
-/**
- * What each speaker's statements among these memories say was left or ended ("I left Shopee", "RIP Bubbles"), read
- * once per speaker however many of their memories ask.
- */
-function endedValuesBySpeaker(memories: MemoryChanged[]): (speaker: string) => EndedValues {
-  const bySpeaker = new Map<string, EndedValues>()
-  return (speaker) => {
-    let ended = bySpeaker.get(speaker)
-    if (!ended) {
-      ended = memories
-        .filter(({ memory }) => memory.speaker === speaker)
-        .flatMap(({ memory }) => endedValuesOf(memory.content, speaker))
-      bySpeaker.set(speaker, ended)
-    }
-    return ended
-  }
 }
 
 const nameOf = (fact: FactOf) =>
@@ -188,116 +145,58 @@ export function createFactSupersession(ports: FactPorts, now: () => Date) {
 
   /**
    * Older memories of the fact's subject that stated another value of its attribute in other words, read as versions
-   * of it now that it is stated outright: their fact set, so that supersession ends them as any version.
+   * of it now that it is stated: their fact set, so that supersession ends them as any version. An older statement
+   * naming the value the new one says it replaced ("moved from Leeds") had that value; any other is read by the fact
+   * reader as a version of the attribute ("the takoyaki place near my apartment in Osaka" once "we moved to Sapporo"
+   * arrives).
    */
   async function unstated(
     fact: FactOf,
     arriving: MemoryChanged[],
     newIds: Set<string>,
-    /** What the speakers of the document's new memories say was left: it may be what the fact replaced. */
-    endedBy: (speaker: string) => EndedValues,
+    previousOf: ReadonlyMap<string, string>,
   ): Promise<StoredFactVersion[]> {
     const first = arriving[0]?.memory
-    const [subject, attribute] = fact.key.split('|')
-    // A pet or a sport versions only the one the document says ended (withSettledKeys), never by meaning alone.
-    const additive = attribute !== undefined && isAdditiveAttribute(attribute)
+    const [subject, attribute, named] = fact.key.split('|')
     const speaker = first?.speaker
-    if (!ports.unstatedVersions || !first || !speaker || !subject || !attribute) return []
+    // A value added beside others ("we also got a cat") ends none of them.
+    if (!ports.unstatedVersions || !first || !speaker || !subject || !attribute || named !== undefined)
+      return []
     if (speaker.toLowerCase() !== subject) return []
-    // What the new statement, or another of the speaker's in its document, says was left ("I left Shopee", "the
-    // office has officially been dethroned. Severance is my favourite show now"): an older statement naming it had
-    // that value.
-    const ended = endedBy(speaker)
-    const meaning = isMeaningAttribute(attribute) ? attribute : undefined
-    const reader = meaning && ports.attributeReader ? await ports.attributeReader().catch(() => null) : null
-    if (!reader && ended.length === 0) return []
+    const previous = arriving.flatMap(({ memory_id }) => {
+      const words = previousOf.get(memory_id)
+      return words ? [words] : []
+    })
+    const reader = ports.factReader ? await ports.factReader().catch(() => null) : null
+    if (!reader && previous.length === 0) return []
     const candidates = await ports.unstatedVersions(fact.instanceId, fact.scope, {
       speaker,
       vector: first.embedding.vector,
       before: first.valid_from ?? first.created_at,
+      key: fact.key,
     })
-    return candidates.flatMap((candidate) => {
-      if (newIds.has(candidate.memory.id) || candidate.memory.fact) return []
-      const similarities = reader?.read(candidate.memory.embedding.vector) ?? null
-      const about = meaning !== undefined && similarities !== null && readsAsAbout(meaning, similarities)
-      // A name is enough; a common word ("keto", "the hobbit") only where the statement reads as about the attribute
-      // or writes it as a name ("Reading The Hobbit to my nephew"). A pet or a sport only in a statement about one:
-      // "Left Google, so we finally adopted a dog" ends no statement about Google.
-      const left = ended.find(({ value, named }) =>
-        additive
-          ? about &&
-            wordsForEndedValue(attribute, value).some((words) =>
-              mentionsWords(candidate.memory.content, words),
-            )
-          : named || about
-            ? mentionsWords(candidate.memory.content, value)
-            : writesAsName(candidate.memory.content, value),
-      )
-      // Read as a version when the reader finds it about the attribute, or when its words show a value's role
-      // ("the hotfix at CD Projekt" once "I joined Revolut" arrives): the newer statement already names the attribute.
-      const read = left
-        ? { subject, attribute, value: normalizedFactValue(left.value), key: fact.key }
-        : meaning && !additive && similarities && !readsAsNoFact(similarities)
-          ? recognizeFact(
-              candidate.memory.content,
-              speaker,
-              {},
-              { asVersionOf: meaning, evidentOnly: !about },
+    const versions: StoredFactVersion[] = []
+    for (const candidate of candidates) {
+      if (newIds.has(candidate.memory.id) || candidate.memory.fact?.key === fact.key) continue
+      // A memory read as another fact is read again as a version of this one (the topic reader may have leaned to a
+      // neighbouring attribute: a neighbourhood for a residence), unless that fact already ended it or another.
+      if (candidate.memory.fact && (candidate.memory.valid_to || candidate.memory.superseded_by)) continue
+      if (candidate.memory.fact && isAddedValue(candidate.memory.fact.key)) continue
+      const replaced = previous.find((words) => mentionsWords(candidate.memory.content, words))
+      const reading = replaced
+        ? { attribute, value: replaced, adds: false }
+        : reader
+          ? await reader.read(
+              { content: candidate.memory.content, speaker, vector: candidate.memory.embedding.vector },
+              { asVersionOf: attribute },
             )
           : null
-      if (!read || read.key !== fact.key) return []
-      if (arriving.some(({ memory }) => memory.fact?.value === read.value)) return []
-      return [{ ...candidate, memory: { ...candidate.memory, fact: read } }]
-    })
-  }
-
-  /**
-   * Settles the keys of facts whose versions depend on what else the document says, before they are locked:
-   *
-   * - a favourite told without its kind ("Ghost has overtaken Metallica as my number one", "boygenius has taken the
-   *   top spot") takes the kind of the favourite it replaced: the speaker's current favourite whose value the document
-   *   says was replaced, else the speaker's only current kind of favourite. Without either it states no fact: a kind
-   *   is what a question asks for ("What's Greta's favourite band?");
-   * - a pet or a sport is no version of the last one (people have several), except of one the document says ended
-   *   ("RIP Bubbles, we got a puppy", "the hamster passed away … now we have two rabbits"): its key names what ended,
-   *   so only the statements of that one become its older versions. Otherwise it states no fact.
-   */
-  async function withSettledKeys(memories: MemoryChanged[]): Promise<void> {
-    const endedBy = endedValuesBySpeaker(memories)
-    for (const { memory, instance_id } of memories) {
-      const fact = memory.fact
-      if (!fact || !needsItsMessageToSettle(fact.attribute)) continue
-      const speaker = memory.speaker
-      const ended = speaker
-        ? endedBy(speaker).filter(({ value }) => normalizedFactValue(value) !== fact.value)
-        : []
-      if (isAdditiveAttribute(fact.attribute)) {
-        const left = ended[0]
-        if (left)
-          memory.fact = {
-            ...fact,
-            key: `${fact.subject}|${fact.attribute}|${normalizedFactValue(left.value)}`,
-          }
-        else delete memory.fact
-        continue
-      }
-      const scope = { user_id: memory.scope.user_id, customer_id: memory.scope.customer_id }
-      const stored = ports.factVersionsStartingWith
-        ? await ports.factVersionsStartingWith(instance_id, scope, `${fact.subject}|favorite:`)
-        : []
-      const current = stored.flatMap(({ memory: other }) =>
-        other.fact && other.fact.value !== fact.value && (other.valid_to ?? null) === null
-          ? [other.fact]
-          : [],
-      )
-      const replaced = current.find((other) =>
-        ended.some(({ value }) => mentionsWords(other.value, value) || mentionsWords(value, other.value)),
-      )
-      const kinds = [...new Set(current.map((other) => other.attribute))]
-      const attribute = replaced?.attribute ?? (kinds.length === 1 ? kinds[0] : undefined)
-      if (attribute) memory.fact = { ...fact, attribute, key: `${fact.subject}|${attribute}` }
-      else delete memory.fact
+      const read = reading ? factSlotOfReading(reading, speaker) : null
+      if (!read || read.key !== fact.key) continue
+      if (arriving.some(({ memory }) => memory.fact?.value === read.value)) continue
+      versions.push({ ...candidate, memory: { ...candidate.memory, fact: read } })
     }
+    return versions
   }
 
   /**
@@ -308,16 +207,17 @@ export function createFactSupersession(ports: FactPorts, now: () => Date) {
     memories: MemoryChanged[],
     /** Older versions named from outside (the model's update decisions), their fact set. */
     named: StoredFactVersion[] = [],
+    /** What each new memory says its value replaced ("moved from Leeds"), by memory id. */
+    previousOf: ReadonlyMap<string, string> = new Map(),
   ): Promise<MemoryChanged[]> {
     const newIds = new Set(memories.map(({ memory_id }) => memory_id))
     const at = now().toISOString()
     const updates: MemoryChanged[] = []
-    const endedBy = endedValuesBySpeaker(memories)
     for (const fact of factsOf(memories)) {
       const arriving = memories.filter(({ memory }) => memory.fact?.key === fact.key)
       const stored = (await storedVersions(fact)).filter(({ memory }) => !newIds.has(memory.id))
       const given = named.filter(({ memory }) => memory.fact?.key === fact.key && !newIds.has(memory.id))
-      const read = given.length > 0 ? [] : await unstated(fact, arriving, newIds, endedBy)
+      const read = given.length > 0 ? [] : await unstated(fact, arriving, newIds, previousOf)
       const earlier = [
         ...stored.filter(({ memory }) => !given.some((other) => other.memory.id === memory.id)),
         ...given,
@@ -359,5 +259,5 @@ export function createFactSupersession(ports: FactPorts, now: () => Date) {
     return appended
   }
 
-  return { withSettledKeys, lock, supersede, reconcile }
+  return { lock, supersede, reconcile }
 }

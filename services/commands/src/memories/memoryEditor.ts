@@ -5,8 +5,8 @@ import {
   AppError,
   contextualTextOf,
   isExpired,
-  needsItsMessageToSettle,
-  recognizeFact,
+  factSlotOfReading,
+  isAssistantSpeaker,
   utcInstantOf,
 } from '@memory-service/domain'
 import { createFactSupersession, factsOf, type FactPorts } from './factSupersession.js'
@@ -35,8 +35,8 @@ export interface MemoryEditorOptions {
   visibilityTimeoutMs?: number
   /** Decides an edit from the log itself when the projection has not shown it in time. */
   changeLog?: MemoryChangeLog
-  /** Which changing attribute a statement's vector reads as, as ingestion reads facts (factMeaning.ts). */
-  attributeReader?: FactPorts['attributeReader']
+  /** The fact reader of the memories' model, as ingestion reads facts (services/language). */
+  factReader?: FactPorts['factReader']
   now?: () => Date
 }
 
@@ -330,14 +330,21 @@ export function createMemoryEditor(options: MemoryEditorOptions): MemoryEditor {
           : [previous.embedding.vector, context?.embedding.vector]
         const analysis = contentChanged ? options.analyze(content, previous) : undefined
         const { fact: previousFact, ...unchanged } = previous
-        // Re-derived as ingestion derives it: by words, and by meaning when the examples are at hand.
-        const reader = contentChanged && vector ? await options.attributeReader?.().catch(() => null) : null
-        const similarities = reader && vector ? reader.read(vector) : {}
-        const read = contentChanged
-          ? recognizeFact(content, previous.speaker, similarities)
+        // Re-derived as ingestion derives it, when the reader is at hand (without it the edit states no fact).
+        const speaker = previous.speaker ?? null
+        const reader =
+          contentChanged && vector && speaker !== null && !isAssistantSpeaker(speaker)
+            ? await options.factReader?.().catch(() => null)
+            : null
+        const reading =
+          reader && vector && speaker !== null
+            ? await reader.read({ content, speaker, vector }).catch(() => null)
+            : null
+        const fact = contentChanged
+          ? reading && speaker !== null
+            ? factSlotOfReading(reading, speaker)
+            : null
           : (previousFact ?? null)
-        // An edit tells no favourite, pet or sport it replaced: such a reading states no fact (factSupersession.ts).
-        const fact = read && needsItsMessageToSettle(read.attribute) ? null : read
         const memory: MemoryState = {
           ...unchanged,
           ...(fact ? { fact } : {}),

@@ -8,23 +8,8 @@ export interface KnownEntity {
   aliases: string[]
 }
 
-const honorific = /^(?:mr|mrs|ms|mx|miss|dr|prof)\.?\s+/
-
-/**
- * The identity of an entity name: "Caroline", " CAROLINE ", "Caroline's" and "Dr. Caroline" share one key, and so
- * do "The Beatles" and "beatles", "Zoë" and "Zoe". Names that are nothing but a stripped word ("The") keep it.
- */
-export function entityKey(name: string): string {
-  const folded = name.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[’`]/g, "'").trim()
-  const stripped = folded
-    .replace(/'s\b|(?<=s)'(?=\s|$)/g, '')
-    .replace(/[^\p{L}\p{N}&]+/gu, ' ')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/^the\s+/, '')
-    .replace(honorific, '')
-  return stripped === '' ? folded.replace(/\s+/g, ' ') : stripped
-}
+export { entityKey } from '@memory-service/language'
+import { entityKey } from '@memory-service/language'
 
 /** Stable entity id per instance: `ent_` + the first 16 hex digits of sha256(instanceId NUL key). */
 export function entityIdFor(instanceId: string, key: string): string {

@@ -4,8 +4,7 @@
  * sentence counts only when the document knows it as a name or the gazetteer does.
  */
 import { entityKey } from './entityNames.js'
-import { knownOrganizations } from './knownOrganizations.js'
-import { worldCities } from './worldCities.js'
+import { isKnownOrganization, isWorldCity } from '@memory-service/language'
 import type { EntityType, RecognizedEntity, RecognizedRelation } from './extraction.js'
 import { explicitDatesIn, type ResolvedDate } from './relativeDates.js'
 import { irregularPastVerbs } from './thirdPerson.js'
@@ -40,15 +39,13 @@ const places = split(
     'cdmx|philly|nola|hcmc|floripa|sampa|bsas|baires|jozi|joburg|calcutta|madras|lisboa|milano|napoli|firenze|torino|venezia|münchen|munchen|köln|koln|wien|praha|warszawa|bruxelles|brussel|københavn|kobenhavn|den haag|sevilla|zürich|genève|geneve|san fran|vegas|bcn|gurugram|bengaluru|ldn|brum',
 )
 
-// The world's larger cities (GeoNames): after the document's own people, so a person named like a city stays one.
-const worldCityKeys = new Set(worldCities.split('|'))
+// The world's larger cities (GeoNames, services/language): after the document's own people, so a person named like a
+// city stays one.
 
 // Companies and services people mention by name in everyday text.
 const organizations = split(
   'google|apple|microsoft|amazon|facebook|meta|instagram|twitter|youtube|netflix|spotify|tiktok|reddit|linkedin|uber|lyft|airbnb|tesla|ibm|intel|nvidia|samsung|sony|nintendo|disney|pixar|starbucks|walmart|target|costco|ikea|nike|adidas|openai|nasa|fbi|cia|un|unicef|who|red cross|peace corps|whatsapp|zoom|slack|github|paypal|ebay|etsy|pinterest|snapchat|discord|twitch|hbo|bbc|cnn|nfl|nba|mlb|nhl|fifa|uefa|harvard|stanford|mit|oxford|cambridge|yale|princeton',
 )
-// Employers the world over ("Novo Nordisk", "Mercado Libre", "Zomato"), as entity keys ("booking.com" → "booking com").
-const employers = new Set(knownOrganizations.split('|').map(entityKey))
 
 // Holidays and recurring events whose name carries no cue word.
 const holidays = split(
@@ -143,10 +140,10 @@ function typeOfSpan(words: readonly string[], before: string, context: Classific
   // The speaker is certainly a person; other known people come from vocatives, which a place can look like.
   if (key === context.speakerKey) return 'person'
   if (holidays.has(key)) return 'event'
-  if (organizations.has(key) || employers.has(key)) return 'organization'
+  if (organizations.has(key) || isKnownOrganization(key)) return 'organization'
   if (places.has(key)) return 'location'
   if (context.knownPeopleKeys.has(key)) return 'person'
-  if (worldCityKeys.has(key)) return 'location'
+  if (isWorldCity(key)) return 'location'
   if (words.length > 1 && organizationSuffixes.has(lastWord)) return 'organization'
   if (
     words.length > 1 &&
@@ -254,9 +251,9 @@ export function recognizeMentions(text: string, context: RecognitionContext): En
       classification.knownPeopleKeys.has(key) ||
       classification.knownProperNouns.has(key) ||
       places.has(key) ||
-      worldCityKeys.has(key) ||
+      isWorldCity(key) ||
       organizations.has(key) ||
-      employers.has(key) ||
+      isKnownOrganization(key) ||
       holidays.has(key)
     // "Anna and Tom visited": a sentence-initial word coordinated with a name is a name too.
     const coordinated =
@@ -302,7 +299,7 @@ export function entitiesOf(
 
 /** Whether the gazetteer knows the name as a place (a country, a big city, a region), whatever its case. */
 export function isKnownPlace(name: string): boolean {
-  return places.has(lowerOf(name)) || worldCityKeys.has(entityKey(name))
+  return places.has(lowerOf(name)) || isWorldCity(name)
 }
 
 /** After a name set off by a dash, a comma and the person told of: "- Halima, we met at…", "- Marco, he's a chef". */
@@ -310,7 +307,7 @@ export const toldOfAfterName = ',\\s*(?:[Ww]e|[Ss]he|[Hh]e|[Tt]hey|[Ww]ho|I|i)\\
 
 /** Whether the name is one of the organizations people name as where they work (knownOrganizations.ts). */
 export function isKnownEmployer(name: string): boolean {
-  return employers.has(entityKey(name))
+  return isKnownOrganization(name)
 }
 
 /**

@@ -1,7 +1,7 @@
 import { defaultSearchTuning, feedbackWeightOf, isRatedDown, type SearchTuning } from '@memory-service/domain'
 import type { Client, estypes } from '@elastic/elasticsearch'
 import type { MemorySearchRequest } from '@memory-service/contracts'
-import { sourcesOf, totalHitsOf, type Embedder } from '@memory-service/engines'
+import { sourcesOf, totalHitsOf, type Embedder, type FactReader } from '@memory-service/engines'
 import { AppError } from '@memory-service/domain'
 import { MEMORIES_ALIAS } from '@memory-service/domain'
 import { derivedFields, type StoredMemory } from './memoryStore.js'
@@ -33,8 +33,7 @@ import {
   askedFactOf,
   askedPeriodOf,
   isAssistantSpeaker,
-  isMeaningAttribute,
-  recognizeFact,
+  isUserRole,
   searchTermsOf,
   type AskedFact,
   type MemoryFilter,
@@ -143,8 +142,10 @@ type Hit = SearchOutcome['hits'][number]
 
 /** How many memories stating the asked fact lead the results. */
 const statedFactsFirst = 2
-/** How many of the best results are read for an unrecognized statement of the asked attribute. */
+/** How many of the best results are read for a statement of the asked attribute the ingestion did not read. */
 const readingDepth = 10
+/** What the reader must find of such a statement: its topic, and that it tells the speaker's own current value. */
+const stating = { topic: 0.5, current: 0.5 }
 
 /** Whether a memory's fact value is a name its content writes ("a corgi named Taro"), not a kind ("a puppy"). */
 function namesItsValue({ memory }: Hit): boolean {
@@ -260,6 +261,8 @@ export function createMemorySearch(deps: {
   tuning?: SearchTuning
   /** The moment searches are answered at: a memory expired by then is left out. */
   now?: () => Date
+  /** Reads which attribute of a person a question asks for (services/language); without it none is read. */
+  factReader?: () => Promise<FactReader>
 }): MemorySearch {
   const index = deps.index ?? MEMORIES_ALIAS
   const tuning = deps.tuning ?? defaultSearchTuning
@@ -730,28 +733,70 @@ export function createMemorySearch(deps: {
   }
 
   /**
-   * Of the best results, those that state the asked attribute of the asked person in words the ingestion did not
-   * read as a fact of it ("first week at Revolut done" for "where does Tomasz work now?", or "the Microsoft campus is
-   * massive", read as about a school): where detection was unsure, or a statement tells two facts and was read as the
-   * other, a question about what holds now still gets the newest statement of it first.
+   * Which attribute of a person the question asks for ("Which city does Amara live in?": her residence), by the
+   * question reader on the question's vector; null when it asks for none, or the reader or the model is unavailable
+   * (the search goes on without it).
    */
-  function readAsStating(hits: Hit[], asked: AskedFact): Hit[] {
-    const attribute = asked.attribute
-    if (!isMeaningAttribute(attribute)) return []
+  async function askedOf(question: string): Promise<AskedFact | null> {
+    if (!deps.factReader) return null
+    try {
+      const [reader, [vector]] = await Promise.all([deps.factReader(), embed([question])])
+      const asked = vector ? reader.askedAttribute(question, vector) : null
+      return asked ? askedFactOf(question, asked.attribute) : null
+    } catch {
+      return null
+    }
+  }
+
+  /**
+   * Of the best results, those the reader finds telling the asked attribute of the asked person in words the
+   * ingestion did not read as a fact of it ("first week at Revolut done" for "where does Tomasz work now?"): where
+   * the reading at ingestion fell short of its bars, a question about what holds now still gets the newest
+   * statement of it first. The reader reads their stored vectors, fetched for these few.
+   */
+  async function readAsStating(hits: Hit[], asked: AskedFact): Promise<Hit[]> {
+    const reader = deps.factReader ? await deps.factReader().catch(() => null) : null
+    if (!reader) return []
     const subjects = new Set(asked.subjects)
-    return hits.slice(0, readingDepth).filter(({ memory }) => {
-      if (memory.fact?.attribute === attribute || !memory.speaker) return false
-      if (subjects.size > 0 && !subjects.has(memory.speaker.toLowerCase())) return false
-      return recognizeFact(memory.content, memory.speaker, {}, { asVersionOf: attribute }) !== null
+    const candidates = hits.slice(0, readingDepth).filter(({ memory }) => {
+      if (memory.fact?.attribute === asked.attribute || !memory.speaker) return false
+      if (isAssistantSpeaker(memory.speaker)) return false
+      return subjects.size === 0 || subjects.has(memory.speaker.toLowerCase()) || isUserRole(memory.speaker)
+    })
+    if (candidates.length === 0) return []
+    const fetched = await deps.elasticsearch.mget<{ embedding?: number[] }>({
+      index,
+      ids: candidates.map(({ memory }) => memory.id),
+      _source: ['embedding'],
+    })
+    const vectors = new Map(
+      fetched.docs.flatMap((doc) =>
+        'found' in doc && doc.found && doc._source?.embedding
+          ? [[doc._id, doc._source.embedding] as const]
+          : [],
+      ),
+    )
+    return candidates.filter(({ memory }) => {
+      const vector = vectors.get(memory.id)
+      if (!vector) return false
+      const meaning = reader.meaning({
+        content: memory.content,
+        speaker: memory.speaker ?? undefined,
+        vector,
+      })
+      return (
+        (meaning.topic[asked.attribute] ?? 0) >= stating.topic && meaning.stance.current >= stating.current
+      )
     })
   }
 
   return {
     async search(instanceId, request) {
-      const asked = askedFactOf(request.query)
-      const [outcome, stated] = await Promise.all([
+      const asking = askedOf(request.query)
+      const [outcome, asked, stated] = await Promise.all([
         request.mode === 'fast' ? fast(instanceId, request) : accurate(instanceId, request),
-        asked ? statedFacts(instanceId, request, asked) : Promise.resolve([]),
+        asking,
+        asking.then((asked) => (asked ? statedFacts(instanceId, request, asked) : [])),
       ])
       const hits =
         request.include_superseded === true
@@ -759,7 +804,7 @@ export function createMemorySearch(deps: {
           : outcome.hits
       // A statement users rated down is not put first: it ranks by its (weighed) score like any other.
       const leading = (
-        asked?.current ? newestStatingFirst([...stated, ...readAsStating(hits, asked)], hits) : stated
+        asked?.current ? newestStatingFirst([...stated, ...(await readAsStating(hits, asked))], hits) : stated
       ).filter(({ memory }) => !isRatedDown(memory.feedback))
       // A question about someone's attribute is answered by a statement, not by a question or a request they made.
       const answering = asked ? [...hits.filter((hit) => !asks(hit)), ...hits.filter(asks)] : hits

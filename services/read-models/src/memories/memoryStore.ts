@@ -100,20 +100,15 @@ export interface MemoryStore {
    * the index first: a version stored a moment ago by another document must be seen.
    */
   factVersions(instanceId: string, scope: MemoryScopeFilter, keys: string[]): Promise<StoredMemory[]>
-  /** As factVersions, for every fact whose key starts so: a subject's favourites of any kind (`ana|favorite:`). */
-  factVersionsStartingWith(
-    instanceId: string,
-    scope: MemoryScopeFilter,
-    prefix: string,
-  ): Promise<StoredMemory[]>
   /**
-   * A speaker's memories in one scope that state no fact and became true before `before`, the `limit` nearest to
-   * `vector`, with vectors: the older statements a newly stated fact may supersede (factSupersession.ts).
+   * A speaker's memories in one scope that state not this fact (`key`: none, or another one) and became true before
+   * `before`, the `limit` nearest to `vector`, with vectors: the older statements a newly stated fact may supersede
+   * (factSupersession.ts).
    */
   unstatedVersions(
     instanceId: string,
     scope: MemoryScopeFilter,
-    query: { speaker: string; vector: number[]; before: string; limit?: number },
+    query: { speaker: string; vector: number[]; before: string; key: string; limit?: number },
   ): Promise<StoredMemory[]>
   /** The `limit` memories of one scope nearest to `vector`, with vectors (what a new statement may update). */
   nearest(
@@ -261,9 +256,6 @@ export function createMemoryStore(
       if (keys.length === 0) return []
       return versionsOfFacts(instanceId, scope, { terms: { 'fact.key': keys } })
     },
-    async factVersionsStartingWith(instanceId, scope, prefix) {
-      return versionsOfFacts(instanceId, scope, { prefix: { 'fact.key': prefix } })
-    },
     async unstatedVersions(instanceId, scope, query) {
       const limit = query.limit ?? 20
       const response = await client.search<StoredMemory>(
@@ -283,7 +275,7 @@ export function createMemoryStore(
                   { range: { valid_from: { lt: query.before } } },
                   ...inScope(scope),
                 ],
-                must_not: [{ exists: { field: 'fact.key' } }],
+                must_not: [{ term: { 'fact.key': query.key } }],
               },
             },
           },
