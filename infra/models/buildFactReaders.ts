@@ -12,7 +12,13 @@ import {
   localEmbeddingModelNames,
   trainFactReaders,
 } from '@memory-service/engines'
-import { prebuiltReadersFile, readersHash, trainingSetsOf, type BuiltReaders } from '@memory-service/language'
+import {
+  prebuiltReadersFile,
+  readersHash,
+  trainingSetsHash,
+  trainingSetsOf,
+  type BuiltReaders,
+} from '@memory-service/language'
 
 const modelDir = process.env.EMBEDDINGS_MODEL_DIR ?? join(defaultCacheDir(process.env), 'models')
 const named = process.argv.slice(2)
@@ -35,7 +41,12 @@ for (const model of models) {
   })
   const readers = await trainFactReaders(embedder, sets)
   await embedder.close()
-  const built: BuiltReaders = { model: embedder.model, hash: readersHash(embedder.model, sets), readers }
+  const built: BuiltReaders = {
+    model: embedder.model,
+    hash: readersHash(embedder.model),
+    setsHash: trainingSetsHash(embedder.model, sets),
+    readers,
+  }
   const file = prebuiltReadersFile(embedder.model)
   mkdirSync(dirname(file), { recursive: true })
   writeFileSync(file, `${JSON.stringify(built)}\n`)

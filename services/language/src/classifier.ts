@@ -87,6 +87,22 @@ export function trainSoftmax<Label extends string>(
   sparse: number,
   options: TrainingOptions = {},
 ): SoftmaxClassifier<Label> {
+  const steps = trainingSteps(examples, sparse, options)
+  for (;;) {
+    const next = steps.next()
+    if (next.done) return next.value
+  }
+}
+
+/**
+ * The same training one batch at a time: it yields after each step, so a process that trains beside its work (a
+ * model without shipped readers) can give its event loop a turn in between (runInSlices).
+ */
+export function* trainingSteps<Label extends string>(
+  examples: readonly LabelledFeatures<Label>[],
+  sparse: number,
+  options: TrainingOptions = {},
+): Generator<void, SoftmaxClassifier<Label>> {
   const epochs = options.epochs ?? 30
   const batchSize = options.batchSize ?? 32
   const learningRate = options.learningRate ?? 0.01
@@ -107,14 +123,23 @@ export function trainSoftmax<Label extends string>(
     options.balanced === false ? 1 : meanCount / Math.max(1, counts[index] ?? 1),
   )
   const scores = new Float64Array(classes)
+  // The hashed buckets a batch's examples hold: only they, the dense weights and the biases are updated (a lazy
+  // Adam: a bucket no example of the batch has keeps its weight and moments), which keeps a step's cost to what the
+  // batch touches instead of every bucket of every label.
+  const touched = new Uint8Array(sparse)
+  const buckets: number[] = []
   let step = 0
   for (let epoch = 0; epoch < epochs; epoch++) {
     const order = shuffled(examples.length, 7919 + epoch)
     for (let from = 0; from < order.length; from += batchSize) {
-      gradient.fill(0)
       const batch = order.slice(from, from + batchSize)
       for (const position of batch) {
         const { features } = examples[position] as LabelledFeatures<Label>
+        for (const bucket of features.sparse.keys())
+          if (touched[bucket] === 0) {
+            touched[bucket] = 1
+            buckets.push(bucket)
+          }
         scoresInto(scores, weights, width, dense, features)
         const weight = (exampleWeight[position] ?? 0) / batch.length
         for (let label = 0; label < classes; label++) {
@@ -130,9 +155,9 @@ export function trainSoftmax<Label extends string>(
       step += 1
       const correction1 = 1 - beta1 ** step
       const correction2 = 1 - beta2 ** step
-      for (let index = 0; index < weights.length; index++) {
-        const isBias = index % width === width - 1
-        const g = (gradient[index] ?? 0) + (isBias ? 0 : l2 * (weights[index] ?? 0))
+      const update = (index: number, penalized: boolean) => {
+        const g = (gradient[index] ?? 0) + (penalized ? l2 * (weights[index] ?? 0) : 0)
+        gradient[index] = 0
         moment[index] = beta1 * (moment[index] ?? 0) + (1 - beta1) * g
         energy[index] = beta2 * (energy[index] ?? 0) + (1 - beta2) * g * g
         weights[index] =
@@ -140,6 +165,15 @@ export function trainSoftmax<Label extends string>(
           (learningRate * ((moment[index] ?? 0) / correction1)) /
             (Math.sqrt((energy[index] ?? 0) / correction2) + epsilon)
       }
+      for (let label = 0; label < classes; label++) {
+        const row = label * width
+        for (let index = 0; index < dense; index++) update(row + index, true)
+        for (const bucket of buckets) update(row + dense + bucket, true)
+        update(row + width - 1, false)
+      }
+      for (const bucket of buckets) touched[bucket] = 0
+      buckets.length = 0
+      yield
     }
   }
   return { labels, dense, sparse, weights: encodeWeights(Float32Array.from(weights)) }

@@ -31,6 +31,7 @@ export interface AttributeDefinition {
 }
 
 const dataDirectory = fileURLToPath(new URL('../data/', import.meta.url))
+/** The labelled examples' folder (data/examples). */
 export const examplesDirectory = `${dataDirectory}examples/`
 
 export const attributeCatalogue: readonly AttributeDefinition[] = (

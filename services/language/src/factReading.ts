@@ -1,20 +1,29 @@
 /**
  * The changing fact a statement states, read by models learned from labelled examples (trainingSets.ts), not by
- * phrasings. Four readings must agree:
+ * phrasings. Four readers read it:
  *
- * 1. topic — the statement is about an attribute of the catalogue (its vector, by the topic classifier);
- * 2. stance — it states the speaker's own current value, not someone else's, a plan, a trip, the past, a negation,
- *    a question or a joke (its vector, by the stance classifier);
- * 3. kind — one of its spans names a value of that attribute (the span's vector, by the kind classifier);
- * 4. role — that span is the current value in the words around it, not the one replaced (the role classifier).
+ * 1. topic — which attributes of the catalogue the statement may be about (its vector, by the topic classifier);
+ * 2. stance — whether it states the speaker's own current value, or someone else's, a plan, a trip, the past, a
+ *    negation, a question or a joke (its vector, by the stance classifier);
+ * 3. kind — which of its spans may name a value of each such attribute (the span's vector, by the kind classifier);
+ * 4. role — whether a span is the value, the one it replaced, or neither, in the words around it.
  *
- * A wrong fact hides a true memory from default search, a missed one only leaves an old one looking current: each
- * reading has a bar, and the bars are set on the tuned part of the development sets (docs/benchmarks.md).
+ * and a fifth, the decision (factDecision.ts), weighs the four for each candidate — an attribute and a span — as it
+ * learned to from their outputs on examples they were not trained on. A wrong fact hides a true memory from default
+ * search, a missed one only leaves an old one looking current; the decision's probability says how sure a reading is.
  */
 import { classify, likeliest, type SoftmaxClassifier } from './classifier.js'
 import { holdsSeveral, type Stance } from './examples.js'
-import { featuresOf, questionInput, roleInput, spanInput, statementInput } from './readerInputs.js'
-import type { Role } from './trainingSets.js'
+import { decisionFeatures, type Decision } from './factDecision.js'
+import {
+  featuresOf,
+  questionInput,
+  roleInput,
+  spanInput,
+  statementInput,
+  type ReaderInput,
+} from './readerInputs.js'
+import { roles, type Role } from './trainingSets.js'
 import { valueSpansOf, type ValueSpan } from './valueSpans.js'
 
 /** The trained readers of one embedding model. */
@@ -24,30 +33,36 @@ export interface FactReaderModels {
   kind: SoftmaxClassifier
   role: SoftmaxClassifier<Role>
   question: SoftmaxClassifier
+  /** A candidate reading of a statement read afresh: its speaker's current value, the one replaced, or neither. */
+  decision: SoftmaxClassifier<Decision>
+  /** A candidate reading of an older statement read as a version of an attribute stated since. */
+  version: SoftmaxClassifier<Decision>
 }
 
 /** Embeds texts as stored texts are embedded (not as questions). */
 export type EmbedTexts = (texts: string[]) => Promise<ArrayLike<number>[]>
 
+/** The decisions' probabilities a reading must reach (they are learned: 0.5 is "more likely than not"). */
 export interface FactReadingBars {
-  /** The topic's probability at least, and above `none`'s. */
-  topic: number
-  /** The probability that the statement tells the speaker's own current value (or adds one). */
-  current: number
-  /** kind × role of the value span. */
+  /** The probability that the span is the speaker's value of the attribute: a reading. */
   value: number
-  /** kind × role of the span read as the value replaced. */
+  /**
+   * The probability at which a reading replaces the attribute's value (ends the versions before it). A reading
+   * below it states its value beside the others, so that a doubtful reading never hides a memory from default
+   * search.
+   */
+  replaces: number
+  /** The probability that another span is the value it replaced ("moved from Leeds"). */
   previous: number
 }
 
-export const defaultBars: FactReadingBars = { topic: 0.35, current: 0.4, value: 0.15, previous: 0.3 }
 /**
- * The bars an older statement of the same speaker must pass to be read as a version of an attribute a newer one
- * states: lower, since the attribute is known and the statement is among the nearest in meaning to the new one.
+ * Set on the tuned part of facts-chat (docs/benchmarks.md): at 0.3 the readings of new values rose most there with
+ * no trap ending an old value; lower, traps began to (0.2: 0.14 of them).
  */
-export const versionBars: FactReadingBars = JSON.parse(
-  process.env.VERSION_BARS ?? '{"topic":0,"current":0.25,"value":0.08,"previous":0.3}',
-) as FactReadingBars
+export const defaultBars: FactReadingBars = { value: 0.3, replaces: 0.3, previous: 0.5 }
+/** An older statement read as a version: a reading is a version, whatever it would replace on its own. */
+export const versionBars: FactReadingBars = { value: 0.5, replaces: 0, previous: 0.5 }
 
 export interface FactReading {
   attribute: string
@@ -55,8 +70,12 @@ export interface FactReading {
   value: string
   /** The words naming the value it replaced, when the statement names it ("moved from Leeds"). */
   previous: string | null
-  /** It adds a value of an attribute people hold several of ("we also got a cat"): it replaces nothing. */
-  adds: boolean
+  /**
+   * It replaces the attribute's value: sure enough (FactReadingBars.replaces), and for an attribute people hold
+   * several of (pets, hobbies), only when it names the value it replaced. Otherwise it adds its value beside the
+   * others ("we also got a cat").
+   */
+  replaces: boolean
   confidence: number
 }
 
@@ -69,7 +88,7 @@ export interface StatementMeaning {
 
 /** The topic and stance of a statement, from its vector and its words (the speaker's name read as "i"). */
 export function meaningOf(
-  models: FactReaderModels,
+  models: Pick<FactReaderModels, 'topic' | 'stance'>,
   statement: { content: string; speaker?: string; vector: ArrayLike<number> },
 ): StatementMeaning {
   const features = featuresOf(statementInput(statement.content, statement.speaker), statement.vector)
@@ -79,69 +98,25 @@ export function meaningOf(
   return { attribute: best.label === 'none' ? null : best.label, topic, stance }
 }
 
-interface ScoredSpan {
-  span: ValueSpan
-  kind: number
-  role: Record<Role, number>
-}
-
 /** How many of the likeliest topics are read for a value. */
 const topicsRead = 3
-/** A topic is read for a value when its probability is at least this share of the topic bar. */
-const topicShare = 0.3
-/** How many spans, best by kind, are read for their role: the role reader's input is longer to embed. */
-const roleCandidates = 3
-/** A span whose kind reads below this is not the attribute's value, whatever its role. */
-const kindFloor = 0.05
+/** A topic below this probability is not read for a value. */
+const topicFloor = 0.05
+/** How many spans, best by kind, are candidates per attribute: the role reader's input is longer to embed. */
+const spansPerAttribute = 3
+/** A span whose kind reads below this is no candidate. */
+const kindFloor = 0.02
 
-/** The spans of a statement scored as values of an attribute: kind first, the best few for their role. */
-async function scoredSpans(
-  models: FactReaderModels,
-  content: string,
-  attribute: string,
-  excluded: readonly string[],
-  embed: EmbedTexts,
-): Promise<ScoredSpan[]> {
-  const spans = valueSpansOf(content, excluded)
-  if (spans.length === 0) return []
-  const inputs = spans.map(({ text }) => spanInput(text))
-  const kinds = await embed(inputs.map(({ embed: text }) => text))
-  const byKind = spans
-    .map((span, index) => ({
-      span,
-      kind:
-        classify(models.kind, featuresOf(inputs[index] as ReturnType<typeof spanInput>, kinds[index] ?? []))[
-          attribute
-        ] ?? 0,
-    }))
-    .filter(({ kind }) => kind >= kindFloor)
-    .sort((a, b) => b.kind - a.kind)
-    .slice(0, roleCandidates)
-  if (byKind.length === 0) return []
-  const roles = byKind.map(({ span }) => roleInput(content, span, excluded[0]))
-  const contexts = await embed(roles.map(({ embed: text }) => text))
-  return byKind.map(({ span, kind }, index) => ({
-    span,
-    kind,
-    role: classify(
-      models.role,
-      featuresOf(roles[index] as ReturnType<typeof roleInput>, contexts[index] ?? []),
-    ),
-  }))
-}
+const noRole = Object.fromEntries(roles.map((role) => [role, role === 'other' ? 1 : 0])) as Record<
+  Role,
+  number
+>
 
-function best(
-  spans: ScoredSpan[],
-  role: Role,
-  except?: ValueSpan,
-): { span: ValueSpan; score: number } | null {
-  let found: { span: ValueSpan; score: number } | null = null
-  for (const { span, kind, role: roles } of spans) {
-    if (except && span.start === except.start && span.end === except.end) continue
-    const score = kind * roles[role]
-    if (!found || score > found.score) found = { span, score }
-  }
-  return found
+/** One candidate reading: an attribute, one span of the statement, and the decision's features for the two. */
+export interface Candidate {
+  attribute: string
+  span: ValueSpan
+  features: number[]
 }
 
 export interface StatementToRead {
@@ -151,9 +126,88 @@ export interface StatementToRead {
   vector: ArrayLike<number>
 }
 
+/** The attributes a statement is read for: its likeliest topics. */
+export function attributesToRead(meaning: StatementMeaning): string[] {
+  return Object.entries(meaning.topic)
+    .filter(([name, probability]) => name !== 'none' && probability >= topicFloor)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, topicsRead)
+    .map(([name]) => name)
+}
+
 /**
- * The fact a statement states, or null. `asVersionOf` reads an older statement as a version of an attribute stated
- * since: its topic need not be the likeliest, only its value of that attribute is read (the stance still counts —
+ * The candidate readings of a statement for these attributes: per attribute, its spans likeliest of that kind,
+ * each with its role in the words around it — the same in training (decisionTraining.ts) and in reading.
+ */
+export async function candidatesOf(
+  models: Pick<FactReaderModels, 'kind' | 'role'>,
+  statement: StatementToRead,
+  meaning: StatementMeaning,
+  attributes: readonly string[],
+  embed: EmbedTexts,
+): Promise<Candidate[]> {
+  const spans = valueSpansOf(statement.content, [statement.speaker])
+  if (spans.length === 0 || attributes.length === 0) return []
+  const inputs = spans.map(({ text }) => spanInput(text))
+  const vectors = await embed(inputs.map(({ embed: text }) => text))
+  const kinds = spans.map((_, index) =>
+    classify(models.kind, featuresOf(inputs[index] as ReaderInput, vectors[index] ?? [])),
+  )
+  const chosen = new Map<number, string[]>()
+  for (const attribute of attributes) {
+    const ranked = spans
+      .map((_, index) => ({ index, kind: kinds[index]?.[attribute] ?? 0 }))
+      .filter(({ kind }) => kind >= kindFloor)
+      .sort((a, b) => b.kind - a.kind)
+      .slice(0, spansPerAttribute)
+    for (const { index } of ranked) chosen.set(index, [...(chosen.get(index) ?? []), attribute])
+  }
+  if (chosen.size === 0) return []
+  const indices = [...chosen.keys()]
+  const roleInputs = indices.map((index) =>
+    roleInput(statement.content, spans[index] as ValueSpan, statement.speaker),
+  )
+  const contexts = await embed(roleInputs.map(({ embed: text }) => text))
+  const roles = new Map(
+    indices.map((index, at) => [
+      index,
+      classify(models.role, featuresOf(roleInputs[at] as ReaderInput, contexts[at] ?? [])),
+    ]),
+  )
+  const candidates: Candidate[] = []
+  for (const [index, attributesOfSpan] of chosen) {
+    const span = spans[index] as ValueSpan
+    const kind = kinds[index] ?? {}
+    for (const attribute of attributesOfSpan) {
+      const highest = Math.max(...kinds.map((of) => of[attribute] ?? 0))
+      candidates.push({
+        attribute,
+        span,
+        features: decisionFeatures({
+          topic: meaning.topic,
+          attribute,
+          stance: meaning.stance,
+          kind,
+          likeliestSpan: (kind[attribute] ?? 0) >= highest,
+          role: roles.get(index) ?? noRole,
+          several: holdsSeveral(attribute),
+          words: span.text,
+        }),
+      })
+    }
+  }
+  return candidates
+}
+
+const noWords: Map<number, number> = new Map()
+/** The decision's probabilities for a candidate. */
+export const decide = (head: SoftmaxClassifier<Decision>, candidate: Candidate): Record<Decision, number> =>
+  classify(head, { dense: candidate.features, sparse: noWords })
+
+/**
+ * The fact a statement states, or null: of its candidate readings, the one the decision finds likeliest to be its
+ * speaker's value. `asVersionOf` reads an older statement as a version of an attribute stated since: only that
+ * attribute is read, by the version decision (its topic need not be the likeliest, but the stance still counts —
  * "my sister lives in Leeds" is no version of anyone's residence but hers).
  */
 export async function readFact(
@@ -164,35 +218,35 @@ export async function readFact(
 ): Promise<FactReading | null> {
   const bars = options.bars ?? (options.asVersionOf ? versionBars : defaultBars)
   const meaning = meaningOf(models, statement)
-  // The likeliest topics, each read for its value: the attribute is the one whose reading is surest, so "lives in
-  // Manchester" is a residence even where the topic reader leans to the neighbourhood.
-  const attributes = options.asVersionOf
-    ? [options.asVersionOf]
-    : Object.entries(meaning.topic)
-        .filter(([name, probability]) => name !== 'none' && probability >= bars.topic * topicShare)
-        .sort((a, b) => b[1] - a[1])
-        .slice(0, topicsRead)
-        .map(([name]) => name)
+  const attributes = options.asVersionOf ? [options.asVersionOf] : attributesToRead(meaning)
+  const candidates = await candidatesOf(models, statement, meaning, attributes, embed)
+  const head = options.asVersionOf ? models.version : models.decision
+  const decided = candidates.map((candidate) => ({ candidate, decision: decide(head, candidate) }))
   let found: FactReading | null = null
   for (const attribute of attributes) {
-    const topic = meaning.topic[attribute] ?? 0
-    const current = meaning.stance.current + (holdsSeveral(attribute) ? meaning.stance.also : 0)
-    // A past statement is a version too: "I lived in Leeds" ended, so it can be the older one.
-    const stated = options.asVersionOf ? current + meaning.stance.past : current
-    if (stated < bars.current) continue
-    const spans = await scoredSpans(models, statement.content, attribute, [statement.speaker], embed)
-    const value = best(spans, 'value')
-    if (!value || value.score < bars.value) continue
-    const confidence = topic * stated * value.score
-    if (!options.asVersionOf && topic * value.score < bars.topic * bars.value) continue
-    if (found && found.confidence >= confidence) continue
-    const previous = best(spans, 'previous', value.span)
+    const ofAttribute = decided.filter(({ candidate }) => candidate.attribute === attribute)
+    const value = ofAttribute.reduce<(typeof decided)[number] | null>(
+      (best, next) => (!best || next.decision.value > best.decision.value ? next : best),
+      null,
+    )
+    if (!value || value.decision.value < bars.value) continue
+    if (found && found.confidence >= value.decision.value) continue
+    const previous = ofAttribute
+      .filter(({ candidate }) => candidate.span !== value.candidate.span)
+      .reduce<(typeof decided)[number] | null>(
+        (best, next) => (!best || next.decision.previous > best.decision.previous ? next : best),
+        null,
+      )
+    const replaced =
+      previous && previous.decision.previous >= bars.previous ? previous.candidate.span.text : null
+    const adds =
+      holdsSeveral(attribute) && (replaced === null || meaning.stance.also > meaning.stance.current)
     found = {
       attribute,
-      value: value.span.text,
-      previous: previous && previous.score >= bars.previous ? previous.span.text : null,
-      adds: holdsSeveral(attribute) && meaning.stance.also > meaning.stance.current,
-      confidence,
+      value: value.candidate.span.text,
+      previous: replaced,
+      replaces: !adds && value.decision.value >= bars.replaces,
+      confidence: value.decision.value,
     }
   }
   return found

@@ -126,8 +126,8 @@ export function roleWordFeatures(
   span: { start: number; end: number },
   speaker?: string,
 ): SparseFeatures {
-  const before = wordsOf(text.slice(0, span.start), speaker).slice(-4)
-  const after = wordsOf(text.slice(span.end), speaker).slice(0, 2)
+  const before = wordsOf(text.slice(0, span.start), speaker).slice(-6)
+  const after = wordsOf(text.slice(span.end), speaker).slice(0, 3)
   const features: SparseFeatures = new Map()
   before.forEach((word, index) => {
     addHashed(features, `L:${word}`, hashedWords, 0)

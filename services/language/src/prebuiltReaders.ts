@@ -4,10 +4,11 @@
  * set of examples without one is trained at run time by the engines and kept on the machine.
  */
 import { createHash } from 'node:crypto'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { trainSoftmax, type SoftmaxClassifier, type TrainingOptions } from './classifier.js'
+import { trainingSteps, type SoftmaxClassifier, type TrainingOptions } from './classifier.js'
 import type { FactReaderModels } from './factReading.js'
+import { examplesDirectory } from './examples.js'
 import { featuresOf, sparseWidth, type ReaderName } from './readerInputs.js'
 import type { TrainingItem, TrainingSets } from './trainingSets.js'
 
@@ -22,19 +23,57 @@ export const readerTraining: Required<TrainingOptions> = {
   balanced: true,
 }
 
+/**
+ * How the decision is trained: its labels as they come (most candidates are no value), so that its probability of a
+ * value is one to compare with 0.5, not inflated by weighing the rare labels up.
+ */
+export const decisionTraining: Required<TrainingOptions> = { ...readerTraining, balanced: false }
+
+/**
+ * What the readers are, beyond their examples and options: a change of what they read or how they are combined
+ * (features, candidates, the decision) changes it, so readers built before are not taken for current ones.
+ */
+export const readersVersion = 2
+
 export interface BuiltReaders {
   model: string
+  /** The examples' files and the training options they were trained with (readersHash). */
   hash: string
+  /** What the readers were trained on, item by item (trainingSetsHash): a test checks it against the code. */
+  setsHash: string
   readers: FactReaderModels
 }
 
-/** Names one model's readers for one set of examples and training options. */
-export function readersHash(model: string, sets: TrainingSets): string {
-  const hash = createHash('sha256').update(JSON.stringify([model, readerTraining, balancedReaders]))
+/**
+ * Names one model's readers for the example files as they are and the training options: cheap (the files' bytes),
+ * so a process finds its shipped readers without building the training sets (seconds of wink-nlp on the thread
+ * that also heartbeats to Kafka). A change of how the readers read (the features, the spans) changes what they are
+ * trained on without changing the files: the unit test that compares trainingSetsHash catches it.
+ */
+export function readersHash(model: string): string {
+  const hash = createHash('sha256').update(
+    JSON.stringify([model, readerTraining, balancedReaders, decisionTraining, readersVersion]),
+  )
+  for (const file of readdirSync(examplesDirectory).sort())
+    hash.update(file).update(readFileSync(`${examplesDirectory}${file}`))
+  return hash.digest('hex').slice(0, 16)
+}
+
+/** Names what one model's readers are trained on, item by item. */
+export function trainingSetsHash(model: string, sets: TrainingSets): string {
+  const hash = createHash('sha256').update(
+    JSON.stringify([model, readerTraining, balancedReaders, decisionTraining, readersVersion]),
+  )
   for (const [name, items] of Object.entries(sets))
     for (const { input, label } of items)
       hash.update(JSON.stringify([name, input.embed, [...input.sparse], label]))
   return hash.digest('hex').slice(0, 16)
+}
+
+/** The shipped readers' file of a model as it is, if any (for the check of what they were trained on). */
+export function builtReadersOf(model: string): BuiltReaders | null {
+  const file = prebuiltReadersFile(model)
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as BuiltReaders) : null
 }
 
 /**
@@ -42,17 +81,21 @@ export function readersHash(model: string, sets: TrainingSets): string {
  * of the speaker's own values and let more traps through (facts-chat tune part: 0.44 → 0.30 new values read, traps
  * 0.95 → 0.77).
  */
-export const balancedReaders: Record<ReaderName, boolean> = JSON.parse(
-  process.env.READER_BALANCE ?? '{"topic":true,"stance":true,"kind":true,"role":true,"question":true}',
-) as Record<ReaderName, boolean>
+export const balancedReaders: Record<ReaderName, boolean> = {
+  topic: true,
+  stance: true,
+  kind: true,
+  role: true,
+  question: true,
+}
 
-/** Trains one reader on its items, given each embedded text's vector. */
+/** Trains one reader on its items, given each embedded text's vector, a step at a time (trainingSteps). */
 export function trainReader<Label extends string>(
   name: ReaderName,
   items: readonly TrainingItem<Label>[],
   vectorOf: (text: string) => ArrayLike<number>,
-): SoftmaxClassifier<Label> {
-  return trainSoftmax(
+): Generator<void, SoftmaxClassifier<Label>> {
+  return trainingSteps(
     items.map(({ input, label }) => ({ label, features: featuresOf(input, vectorOf(input.embed)) })),
     sparseWidth[name],
     { ...readerTraining, balanced: balancedReaders[name] },
@@ -65,8 +108,6 @@ export const prebuiltReadersFile = (model: string): string =>
 
 /** The readers shipped for this model, if they were built from these examples. */
 export function prebuiltReaders(model: string, hash: string): FactReaderModels | null {
-  const file = prebuiltReadersFile(model)
-  if (!existsSync(file)) return null
-  const built = JSON.parse(readFileSync(file, 'utf8')) as BuiltReaders
-  return built.model === model && built.hash === hash ? built.readers : null
+  const built = builtReadersOf(model)
+  return built && built.model === model && built.hash === hash ? built.readers : null
 }

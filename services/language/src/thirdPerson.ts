@@ -53,3 +53,15 @@ export function saidBy(text: string, name: string): string {
   })
   return written.replace(/^the user\b/, 'The user')
 }
+
+/** The person's side of a chat with an assistant, as a memory names them when it keeps their own words. */
+export const userLabel = 'User'
+
+/**
+ * A labelled message as a memory keeps it when it cannot reword it: in the writer's own words after their name
+ * ("Nadia said: we moved here in May", "User asked: is Revolut any good?"), as the extractor stores a sentence whose
+ * first person it does not rewrite.
+ */
+export function quotedBy(text: string, name: string): string {
+  return `${name} ${text.trim().endsWith('?') ? 'asked' : 'said'}: ${text}`
+}

@@ -13,8 +13,10 @@
 import {
   labelledMessages,
   labelledQuestions,
+  stances,
   type LabelledMessage,
   type LabelledQuestion,
+  type Stance,
 } from './examples.js'
 import {
   questionInput,
@@ -24,7 +26,7 @@ import {
   type ReaderInput,
   type ReaderName,
 } from './readerInputs.js'
-import { exampleSpeakers, saidBy, userRole } from './thirdPerson.js'
+import { exampleSpeakers, quotedBy, saidBy, userLabel, userRole } from './thirdPerson.js'
 import { overlaps, valueSpansOf, type ValueSpan } from './valueSpans.js'
 
 export interface TrainingItem<Label extends string = string> {
@@ -34,7 +36,19 @@ export interface TrainingItem<Label extends string = string> {
   writer: string
 }
 
-export type Role = 'value' | 'previous' | 'other'
+/**
+ * What a span is in the words around it: the speaker's current `value`, the `previous` one it replaced, a value in
+ * one of the stances that change nothing (someone else's, planned, on a trip, past, denied, asked, joked, added
+ * beside others), or `other` words. A sentence's vector blurs a long message; the words around the span say
+ * whose and when ("my cousin got the job at Safaricom", "sent my application to Google").
+ */
+export type Role = 'value' | 'previous' | 'other' | Exclude<Stance, 'current'>
+export const roles: readonly Role[] = [
+  'value',
+  'previous',
+  'other',
+  ...stances.filter((stance): stance is Exclude<Stance, 'current'> => stance !== 'current'),
+]
 
 /** Spans that are no value, per message: enough to learn what is not one without outnumbering what is. */
 const otherSpansPerMessage = 5
@@ -68,6 +82,18 @@ export function trainingSetsOf(
   messages: readonly LabelledMessage[] = labelledMessages(),
   questions: readonly LabelledQuestion[] = labelledQuestions(),
 ): TrainingSets {
+  const steps = trainingSetSteps(messages, questions)
+  for (;;) {
+    const next = steps.next()
+    if (next.done) return next.value
+  }
+}
+
+/** The same, a message at a time (seconds of part-of-speech tagging in all): it yields after each. */
+export function* trainingSetSteps(
+  messages: readonly LabelledMessage[] = labelledMessages(),
+  questions: readonly LabelledQuestion[] = labelledQuestions(),
+): Generator<void, TrainingSets> {
   const sets: TrainingSets = { topic: [], stance: [], kind: [], role: [], question: [] }
   for (const [index, message] of messages.entries()) {
     const { text, attribute, stance, writer } = message
@@ -75,10 +101,14 @@ export function trainingSetsOf(
     const speaker = exampleSpeakers[index % exampleSpeakers.length] as string
     const told = saidBy(text, speaker)
     const asUser = saidBy(text, userRole)
+    // Kept in their own words after a name or the user's label, every other message each.
+    const quoter = index % 2 === 0 ? speaker : userLabel
+    const quoted = quotedBy(text, quoter)
     for (const [words, by] of [
       [text, undefined],
       [told, speaker],
       [asUser, userRole],
+      [quoted, quoter],
     ] as const) {
       sets.topic.push({ input: statementInput(words, by), label: attribute ?? 'none', writer })
       if (attribute !== null && stance !== 'none')
@@ -93,10 +123,10 @@ export function trainingSetsOf(
     const parts = [...partSpans(text, value), ...partSpans(text, previous)]
     for (const span of [...others, ...parts])
       sets.kind.push({ input: spanInput(span.text), label: 'none', writer })
-    if (stance === 'current' && value) {
+    if (attribute !== null && stance !== 'none' && value) {
       const roles: [ValueSpan, Role][] = [
-        [value, 'value'],
-        ...(previous ? [[previous, 'previous'] as [ValueSpan, Role]] : []),
+        [value, stance === 'current' ? 'value' : stance],
+        ...(previous && stance === 'current' ? [[previous, 'previous'] as [ValueSpan, Role]] : []),
         ...[...others, ...parts].map((span): [ValueSpan, Role] => [span, 'other']),
       ]
       for (const [span, role] of roles) {
@@ -109,8 +139,19 @@ export function trainingSetsOf(
             label: role,
             writer,
           })
+        const shift = quoted.length - text.length
+        sets.role.push({
+          input: roleInput(
+            quoted,
+            { text: span.text, start: span.start + shift, end: span.end + shift },
+            quoter,
+          ),
+          label: role,
+          writer,
+        })
       }
     }
+    yield
   }
   for (const { text, attribute, writer } of questions)
     sets.question.push({ input: questionInput(text), label: attribute ?? 'none', writer })

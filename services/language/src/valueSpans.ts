@@ -42,10 +42,10 @@ interface Word {
 
 function wordsOf(text: string): Word[] {
   const tokens = nlp.readDoc(text).tokens()
-  const values = tokens.out<string[]>()
+  const values = tokens.out()
   // wink-nlp knows its helpers by identity: `its.pos` is passed as it is, not bound (it uses no `this`).
   // eslint-disable-next-line @typescript-eslint/unbound-method
-  const tags = tokens.out<string[]>(nlp.its.pos)
+  const tags = tokens.out(nlp.its.pos) as string[]
   const words: Word[] = []
   let at = 0
   for (const [index, value] of values.entries()) {
@@ -55,6 +55,13 @@ function wordsOf(text: string): Word[] {
     words.push({ text: value, tag: tags[index] ?? 'X', start, end: at })
   }
   return words
+}
+
+/** The words of a text its tagger reads as common nouns ("pond", "spot"): what a reply is about, if anything. */
+export function commonNounsOf(text: string): string[] {
+  return wordsOf(text)
+    .filter((word) => word.tag === 'NOUN')
+    .map((word) => word.text)
 }
 
 const capitalized = (word: Word) => /^\p{Lu}/u.test(word.text)
@@ -137,10 +144,10 @@ export function valueSpansOf(text: string, excluded: readonly string[] = []): Va
 }
 
 /**
- * The words around a span, as the role reader sees them: up to four words before it and two after ("since Amara got
+ * The words around a span, as the role reader sees them: up to six words before it and three after ("since Amara got
  * the keys to the flat in Glasgow", "moved from Leeds to Bristol").
  */
-export function contextOf(text: string, span: ValueSpan, before = 4, after = 2): string {
+export function contextOf(text: string, span: ValueSpan, before = 6, after = 3): string {
   const left = text.slice(0, span.start).split(/\s+/).filter(Boolean).slice(-before)
   const right = text.slice(span.end).split(/\s+/).filter(Boolean).slice(0, after)
   return [...left, span.text, ...right].join(' ')

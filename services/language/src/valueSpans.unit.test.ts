@@ -19,9 +19,9 @@ describe('the value spans of a statement', () => {
     expect(spans.some((span) => /Amara|I'm/.test(span))).toBe(false)
   })
 
-  it('reads a span with the words around it', () => {
-    const text = 'We moved from Leeds to Bristol last May'
+  it('reads a span with the six words before it and the three after', () => {
+    const text = 'Honestly after all that we moved from Leeds to Bristol last May and we love it'
     const [span] = valueSpansOf(text).filter(({ text }) => text === 'Bristol')
-    expect(span && contextOf(text, span)).toBe('moved from Leeds to Bristol last May')
+    expect(span && contextOf(text, span)).toBe('that we moved from Leeds to Bristol last May and')
   })
 })

@@ -669,6 +669,17 @@ export function resolveDates(text: string, documentCreatedAt: string): DateResol
   return { text: rewritten, occurredOn: finestStartOf(dates), dates }
 }
 
+/** A resolution `resolveDates` appended: a parenthesis holding a year, after its expression. */
+const appendedResolution = /\s*\([^()]*\d{4}[^()]*\)/g
+
+/**
+ * The text without the resolutions `resolveDates` appended ("two weeks ago (the week of 19 February 2024)" reads
+ * "two weeks ago"): as its speaker said it, for readers learned from what people write, who never saw them.
+ */
+export function withoutResolvedDates(text: string): string {
+  return text.replace(appendedResolution, '')
+}
+
 /**
  * The dates a text states in full ("7 May 2023", "May 2023", "in 2019", also the resolutions an earlier
  * `resolveDates` appended), for text that has no document date to resolve relative expressions against.

@@ -1,12 +1,20 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import {
+  decisionExamplesOf,
+  decisionFolds,
+  decisionMessagesOf,
+  decisionTraining,
+  foldOf,
+  setsOutside,
+  trainingSteps,
   askedAttributeOf,
   meaningOf,
   prebuiltReaders,
   readersHash,
   readFact,
   trainingSetsOf,
+  trainingSetSteps,
   trainReader,
   type FactReaderModels,
   type FactReading,
@@ -16,7 +24,10 @@ import {
   type ReaderName,
   type TrainingItem,
   type TrainingSets,
+  type DecisionMessage,
+  type DecisionSets,
 } from '@memory-service/language'
+import { runInSlices, withoutResolvedDates } from '@memory-service/domain'
 import { embedQueries, type Embedder } from './embeddings.js'
 
 /** Texts embedded per model call while training. */
@@ -26,42 +37,75 @@ const spanCacheSize = 4096
 
 type ReaderEmbedder = Pick<Embedder, 'model' | 'embed' | 'embedQueries'>
 
-async function embedAll(
-  texts: string[],
+/** Vectors of the texts embedded once while training, kept as float32: folds read the same texts again. */
+function embeddingOnce(
   embed: (texts: string[]) => Promise<number[][]>,
-): Promise<number[][]> {
-  const vectors: number[][] = []
-  for (let start = 0; start < texts.length; start += groupSize)
-    vectors.push(...(await embed(texts.slice(start, start + groupSize))))
-  return vectors
+): (texts: string[]) => Promise<Float32Array[]> {
+  const vectors = new Map<string, Float32Array>()
+  return async (texts) => {
+    const missing = [...new Set(texts.filter((text) => !vectors.has(text)))]
+    for (let start = 0; start < missing.length; start += groupSize) {
+      const group = missing.slice(start, start + groupSize)
+      const embedded = await embed(group)
+      group.forEach((text, index) => vectors.set(text, Float32Array.from(embedded[index] ?? [])))
+    }
+    return texts.map((text) => vectors.get(text) ?? new Float32Array())
+  }
 }
 
-async function trained<Label extends string>(
+type Embedded = (texts: string[]) => Promise<ArrayLike<number>[]>
+
+async function trainedOn<Label extends string>(
   name: ReaderName,
   items: TrainingItem<Label>[],
-  embed: (texts: string[]) => Promise<number[][]>,
+  embed: Embedded,
 ) {
   const unique = [...new Set(items.map(({ input }) => input.embed))]
-  const vectors = new Map((await embedAll(unique, embed)).map((vector, index) => [unique[index], vector]))
-  return trainReader(name, items, (text) => vectors.get(text) ?? [])
+  const vectors = new Map((await embed(unique)).map((vector, index) => [unique[index], vector]))
+  // In time slices: a process that trains on first use (a model without shipped readers) goes on acknowledging
+  // writes and heartbeating to Kafka meanwhile.
+  return runInSlices(trainReader(name, items, (text) => vectors.get(text) ?? []))
+}
+
+async function statementReaders(sets: TrainingSets, asStored: Embedded) {
+  return {
+    topic: await trainedOn('topic', sets.topic, asStored),
+    stance: (await trainedOn('stance', sets.stance, asStored)) as FactReaderModels['stance'],
+    kind: await trainedOn('kind', sets.kind, asStored),
+    role: await trainedOn('role', sets.role, asStored),
+  }
 }
 
 /**
- * Embeds the training sets with the model and trains the five readers (a minute or more on two cores: the examples'
- * messages, spans, contexts and questions). Questions are embedded as the model reads questions.
+ * Embeds the training sets with the model and trains the readers (minutes on two cores: the examples' messages,
+ * spans, contexts and questions): the statement readers on every writer's examples, and the decision on what
+ * readers trained on one fold of the writers make of the other fold's messages (decisionTraining.ts). Questions are
+ * embedded as the model reads questions.
  */
 export async function trainFactReaders(
   embedder: ReaderEmbedder,
   sets: TrainingSets = trainingSetsOf(),
+  messages: DecisionMessage[] = decisionMessagesOf(),
 ): Promise<FactReaderModels> {
-  const asStored = (texts: string[]) => embedder.embed(texts)
-  const asQuestions = (texts: string[]) => embedQueries(embedder as Embedder, texts)
+  const asStored = embeddingOnce((texts) => embedder.embed(texts))
+  const asQuestions = embeddingOnce((texts) => embedQueries(embedder as Embedder, texts))
+  const readers = await statementReaders(sets, asStored)
+  const question = await trainedOn('question', sets.question, asQuestions)
+  const writers = [...new Set(messages.map(({ writer }) => writer))]
+  const decisionSets: DecisionSets = { decision: [], version: [] }
+  for (let fold = 0; fold < decisionFolds; fold++) {
+    const outside = await statementReaders(setsOutside(sets, fold, writers), asStored)
+    for (const message of messages.filter(({ writer }) => foldOf(writer, writers) === fold)) {
+      const { decision, version } = await decisionExamplesOf(outside, message, asStored)
+      decisionSets.decision.push(...decision)
+      decisionSets.version.push(...version)
+    }
+  }
   return {
-    topic: await trained('topic', sets.topic, asStored),
-    stance: (await trained('stance', sets.stance, asStored)) as FactReaderModels['stance'],
-    kind: await trained('kind', sets.kind, asStored),
-    role: await trained('role', sets.role, asStored),
-    question: await trained('question', sets.question, asQuestions),
+    ...readers,
+    question,
+    decision: await runInSlices(trainingSteps(decisionSets.decision, 0, decisionTraining)),
+    version: await runInSlices(trainingSteps(decisionSets.version, 0, decisionTraining)),
   }
 }
 
@@ -104,12 +148,14 @@ function readerOf(
   }
   return {
     models,
+    // Read as the speaker said it: the readers learned from what people write, without the extractor's dates.
     read: (statement, readOptions = {}) =>
-      readFact(models, statement, embedSpans, {
+      readFact(models, { ...statement, content: withoutResolvedDates(statement.content) }, embedSpans, {
         ...(options.bars && !readOptions.asVersionOf ? { bars: options.bars } : {}),
         ...(readOptions.asVersionOf ? { asVersionOf: readOptions.asVersionOf } : {}),
       }),
-    meaning: (statement) => meaningOf(models, statement),
+    meaning: (statement) =>
+      meaningOf(models, { ...statement, content: withoutResolvedDates(statement.content) }),
     askedAttribute: (question, vector) => askedAttributeOf(models, question, vector),
   }
 }
@@ -126,8 +172,7 @@ export function createFactReader(
   let loaded: Promise<FactReader> | null = null
 
   async function build(): Promise<FactReader> {
-    const sets = trainingSetsOf()
-    const hash = readersHash(embedder.model, sets)
+    const hash = readersHash(embedder.model)
     let models = prebuiltReaders(embedder.model, hash)
     const file = options.cacheDir
       ? join(options.cacheDir, `fact-readers-${embedder.model.replace(/[^\w.-]+/g, '_')}-${hash}.json`)
@@ -140,7 +185,7 @@ export function createFactReader(
       }
     }
     if (!models) {
-      models = await trainFactReaders(embedder, sets)
+      models = await trainFactReaders(embedder, await runInSlices(trainingSetSteps()))
       if (file && options.cacheDir) {
         try {
           mkdirSync(options.cacheDir, { recursive: true })
