@@ -101,6 +101,7 @@ async function snapshot() {
     memories: await memoriesOf(memoryIds),
     graph: await graphOf(memoryIds),
     searches: await searchesOf(),
+    profile: await client.users.profile(userId),
   }
 }
 
@@ -120,8 +121,9 @@ beforeAll(async () => {
     'Priya: I moved to Lisbon in March and started working at Feedzai with my friend Tomás.',
     'Priya: Tomás and I are planting tomato seedlings on our balcony this weekend.',
     'Priya: My sister Anjali visited me in Lisbon last week and we went to Sintra.',
-    // A later residence: the Lisbon memory is superseded, and a replay must rebuild that interval.
-    'Priya: Two weeks ago I moved to Porto, closer to the sea.',
+    // A later residence: the Lisbon memory is superseded, and a replay must rebuild that interval. (How well moves
+    // are read is eval:facts-chat's to measure: the readers take "…, closer to the sea" for a trip.)
+    'Priya: Two weeks ago I moved to Porto.',
   ])
     memoryIds.push(...(await remember(document)))
 }, 240_000)
@@ -172,7 +174,7 @@ describe('replay', () => {
       ['--projection', 'all', '--from-beginning'],
       harness.logger,
     )
-    expect(reports.map((report) => report.projection)).toEqual(['vector', 'graph'])
+    expect(reports.map((report) => report.projection)).toEqual(['vector', 'graph', 'profiles'])
     for (const report of reports) {
       expect(report.generation).not.toBe(report.previousGeneration)
       expect(report.events).toBeGreaterThanOrEqual(memoryIds.length)
@@ -181,6 +183,9 @@ describe('replay', () => {
     expect(after.memories).toEqual(before.memories)
     expect(after.graph).toEqual(before.graph)
     expect(after.searches).toEqual(before.searches)
+    // The profile is a projection of the same log: rebuilt into a generation of its own, it says the same.
+    expect(after.profile).toEqual(before.profile)
+    expect(before.profile.subjects.flatMap(({ attributes }) => attributes).length).toBeGreaterThan(0)
     // Readers moved to the new generation; the previous one is gone.
     expect(await indicesBehindAlias()).toEqual([reports[0]?.generation])
     expect(await elasticsearch.indices.exists({ index: previousIndex ?? 'none' })).toBe(false)
@@ -210,7 +215,7 @@ describe('replay', () => {
       })
     })()
     const [reports] = await Promise.all([rebuild, writes])
-    expect(reports.map((report) => report.projection)).toEqual(['vector', 'graph'])
+    expect(reports.map((report) => report.projection)).toEqual(['vector', 'graph', 'profiles'])
     expect(written.length).toBeGreaterThanOrEqual(4)
 
     const all = [...memoryIds, ...written]

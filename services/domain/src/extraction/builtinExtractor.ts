@@ -9,6 +9,7 @@
  *   unambiguous, and relations between the entities of each statement.
  * Grouping runs in both modes, so the same text yields the same statement boundaries whatever the mode.
  */
+import { commonNounsOf } from '@memory-service/language'
 import {
   assistantStatementBudget,
   isAssistantSpeaker,
@@ -368,11 +369,16 @@ function* statementSteps(input: ExtractionInput): Generator<void, ExtractedState
 }
 
 /**
- * An assistant's short reply that names nothing ("That sounds good, tell me more.", "Got it, thanks for sharing.")
- * is courtesy: what the person said is their memory, the acknowledgement is no one's.
+ * An assistant's short reply that names nothing and is about nothing ("That sounds good, tell me more.", "Got it,
+ * thanks for sharing.") is courtesy: what the person said is their memory, the acknowledgement is no one's. A short
+ * reply about something ("A pond needs a sunny spot…") informs: the tagger's common nouns tell the two apart.
  */
 function isCourtesyReply(text: string, clauses: readonly Clause[]): boolean {
-  return text.length <= courtesyReplyLength && !clauses.some((clause) => clause.namesSomething)
+  return (
+    text.length <= courtesyReplyLength &&
+    !clauses.some((clause) => clause.namesSomething) &&
+    !commonNounsOf(text).some((noun) => !stopwords.has(noun.toLowerCase()))
+  )
 }
 const courtesyReplyLength = 160
 

@@ -368,6 +368,14 @@ describe('the built-in extractor on conversations with an assistant', () => {
     ])
   })
 
+  it("keeps an assistant's short reply that is about something, though it names nothing", () => {
+    const chat = [
+      'User: For the garden I now plan a small wildlife pond by the hedge.',
+      'Assistant: A pond needs a sunny spot and a shallow edge for frogs.',
+    ].join('\n')
+    expect(extractChat(chat).some((statement) => statement.includes('sunny spot'))).toBe(true)
+  })
+
   it("keeps a preference told inside a user's request as a statement of its own", () => {
     const request =
       "User: I'm sketching a garden planner, and I'd rather keep it to plain HTML and CSS, so could you outline the first page?"
