@@ -19,6 +19,7 @@ import {
 } from '@memory-service/domain'
 import { createEventProducer } from '@memory-service/log'
 import type {
+  UserProfile,
   AnalyticsLatencyResponse,
   AnalyticsSummaryResponse,
   ConversationContext,
@@ -467,6 +468,38 @@ describe.skipIf(!executablePath)('the console in Chromium', () => {
       `of 2,000 tokens · ${String(context.recent_turns.length)} recent turns`,
     )
     await checkPage('conversations')
+  })
+
+  it("users: a user's profile, each attribute's value, since when and what it replaced", async () => {
+    const user = 'profile-ana'
+    for (const [document, at] of [
+      ['Ana: I live in Lisbon, near the river.', '2023-01-10T09:00:00.000Z'],
+      ['Ana: We finally moved to Porto last month!', '2024-03-10T09:00:00.000Z'],
+    ] as const) {
+      const { ingestion_id } = await api<{ ingestion_id: string }>('POST', '/v1/memories', {
+        document,
+        document_type: 'ai-chat-conversation',
+        document_created_at: at,
+        mode: 'fast',
+        user_id: user,
+      })
+      await eventually(async () => {
+        const job = await api<{ status: string }>('GET', `/v1/memories/${ingestion_id}/status`)
+        return job.status === 'completed' ? job : undefined
+      })
+    }
+    const profile = await eventually(async () => {
+      const read = await api<UserProfile>('GET', `/v1/users/${user}/profile`)
+      return read.subjects[0]?.attributes.some((fact) => fact.replaced.length > 0) ? read : undefined
+    })
+    await page.goto(`${baseUrl}/console/#/users/${user}`)
+    await page.getByRole('button', { name: 'Show profile' }).click()
+    const rows = page.locator('[data-testid="profile"] tbody tr')
+    await expect.poll(() => rows.count()).toBe(profile.subjects[0]?.attributes.length ?? 0)
+    const residence = page.locator('[data-testid="profile"] tbody tr', { hasText: 'residence' })
+    expect(await residence.textContent()).toContain('porto')
+    expect(await residence.textContent()).toContain('lisbon')
+    await checkPage('users')
   })
 
   it('ingestion: lists the job with its stages, opens it', async () => {

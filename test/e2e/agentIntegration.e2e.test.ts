@@ -328,9 +328,15 @@ describe('the MCP server (stdio)', () => {
       const { tools } = await mcp.listTools()
       expect(tools.map((tool) => tool.name).sort()).toEqual([
         'context_fetch',
+        'memory_profile',
         'memory_search',
         'memory_store',
       ])
+      const profile = await mcp.callTool({ name: 'memory_profile', arguments: {} })
+      expect(JSON.parse((profile.content as { text: string }[])[0]?.text ?? '{}')).toMatchObject({
+        available: true,
+        people: expect.any(Array),
+      })
       const found = await mcp.callTool({ name: 'memory_search', arguments: { query: 'peanut allergy' } })
       const text = (found.content as { type: string; text: string }[])[0]?.text ?? ''
       expect(JSON.parse(text)).toMatchObject({ available: true })

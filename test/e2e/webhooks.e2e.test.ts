@@ -250,9 +250,7 @@ describe('webhooks', () => {
         code: 'INVALID_INPUT',
         details: { fields: { page: expect.stringContaining('10000') } },
       })
-      expect(`${(refused as Error).message} ${JSON.stringify(refused)}`).not.toMatch(
-        /exception|window/i,
-      )
+      expect(`${(refused as Error).message} ${JSON.stringify(refused)}`).not.toMatch(/exception|window/i)
     }
   })
 

@@ -7,6 +7,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { z } from 'zod'
 import {
   createMemoryClient,
+  createMemoryProfileTool,
   createMemorySearchTool,
   createMemoryStoreTool,
   MemoryServiceClientError,
@@ -81,6 +82,7 @@ export function createMcpServer(options: McpOptions, client: MemoryClient = crea
   }
   const search = createMemorySearchTool({ ...scope, logger })
   const store = createMemoryStoreTool(scope)
+  const profile = createMemoryProfileTool({ ...scope, logger })
   const server = new McpServer({ name: 'memory-service', version: '0.1.0' })
 
   server.registerTool(
@@ -94,6 +96,10 @@ export function createMcpServer(options: McpOptions, client: MemoryClient = crea
     },
     async ({ query, maxResults }) =>
       asText(await search.execute({ query, ...(maxResults !== undefined ? { maxResults } : {}) })),
+  )
+
+  server.registerTool(profile.name, { description: profile.description, inputSchema: {} }, async () =>
+    asText(await profile.execute({})),
   )
 
   server.registerTool(

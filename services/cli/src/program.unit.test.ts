@@ -270,7 +270,7 @@ describe('failures at run time', () => {
 describe('runReplay arguments', () => {
   it('rebuilds from the beginning unless --from gives a past time', () => {
     expect(parseReplayArguments(['--projection', 'all'])).toEqual({
-      projections: ['vector', 'graph'],
+      projections: ['vector', 'graph', 'profiles'],
       start: { from: 'beginning' },
     })
     expect(parseReplayArguments(['--projection', 'graph', '--from-beginning'])).toEqual({

@@ -1,9 +1,4 @@
-import {
-  connectLogAndProjections,
-  createEmbedder,
-  loadConfig,
-  type Logger,
-} from '@memory-service/engines'
+import { connectLogAndProjections, createEmbedder, loadConfig, type Logger } from '@memory-service/engines'
 import { createControlPlane } from '@memory-service/log'
 import { type ServiceConfig } from '@memory-service/contracts'
 import { createPolicyLookup } from '@memory-service/commands'
@@ -12,7 +7,12 @@ import { Command, InvalidArgumentError, Option } from 'commander'
 import { example, parseAlone } from './commandLine.js'
 import { logFormatOption, reportingCommandLogger, type LogFormatFlag } from './logFormatOption.js'
 
-const projections = { vector: ['vector'], graph: ['graph'], all: ['vector', 'graph'] } as const
+const projections = {
+  vector: ['vector'],
+  graph: ['graph'],
+  profiles: ['profiles'],
+  all: ['vector', 'graph', 'profiles'],
+} as const
 
 function pastTimestamp(text: string): Date {
   const at = new Date(text)
@@ -29,7 +29,7 @@ interface ReplayOptions extends LogFormatFlag {
 }
 
 export interface ReplayPlan {
-  projections: readonly ('vector' | 'graph')[]
+  projections: readonly ('vector' | 'graph' | 'profiles')[]
   start: RebuildStart
 }
 
@@ -43,7 +43,7 @@ function describeReplay(command: Command): Command {
     .addOption(
       new Option(
         '--projection <name>',
-        'the projection to rebuild; all rebuilds vector, then graph (required)',
+        'the projection to rebuild; all rebuilds vector, graph, then profiles (required)',
       )
         .choices(Object.keys(projections))
         .makeOptionMandatory(),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 from datetime import datetime, timedelta, timezone
+from functools import partial
 
 import pytest
 
@@ -182,6 +183,39 @@ def test_events_transcripts_context_and_compaction(client: MemoryClient) -> None
     # Right after a compaction its summary is still becoming memories: the receipt covers those too.
     receipt = client.users.erase(user)
     assert (receipt.user_id, receipt.status) == (user, "completed")
+
+
+def test_a_users_profile(client: MemoryClient) -> None:
+    user = unique("py-profile")
+
+    def completed(ingestion_id: str) -> models.IngestionStatus | None:
+        status = client.memories.status(ingestion_id)
+        return status if status.status == "completed" else None
+
+    for text, at in [
+        ("Ana: I live in Lisbon, near the river.", "2023-01-10T09:00:00Z"),
+        ("Ana: We finally moved to Porto last month!", "2024-03-10T09:00:00Z"),
+    ]:
+        accepted = client.memories.ingest(
+            document=text, document_type="ai-chat-conversation", mode="fast", user_id=user, document_created_at=at
+        )
+        eventually(partial(completed, accepted.ingestion_id))
+
+    def residence(**query: str) -> models.UserProfile | None:
+        profile = client.users.profile(user, **query)
+        facts = [a for subject in profile.subjects for a in subject.attributes if a.attribute == "residence"]
+        return profile if facts else None
+
+    now = eventually(residence)
+    [fact] = [a for subject in now.subjects for a in subject.attributes if a.attribute == "residence"]
+    assert fact.value == "porto"
+    assert [replaced.value for replaced in fact.replaced] == ["lisbon"]
+    then = client.users.profile(user, as_of="2023-06-01T00:00:00Z")
+    assert [a.value for subject in then.subjects for a in subject.attributes if a.attribute == "residence"] == [
+        "lisbon"
+    ]
+    with pytest.raises(InvalidInputError):
+        client.users.profile(user, as_of="yesterday")
 
 
 def test_analytics(client: MemoryClient, instance_id: str) -> None:

@@ -24,6 +24,7 @@ export {
 } from './eventStream.js'
 export {
   createMemoryInstructions,
+  createMemoryProfileTool,
   createMemorySearchTool,
   createMemoryStoreTool,
   formatInstructions,
@@ -32,6 +33,8 @@ export {
   withMemoryMessage,
   type InstructionStyle,
   type MemoryInstructions,
+  type MemoryProfileInput,
+  type MemoryProfileOutput,
   type MemorySearchInput,
   type MemorySearchOutput,
   type MemoryStoreInput,

@@ -1,5 +1,7 @@
 import type {
   UserErasureReceipt,
+  UserProfile,
+  UserProfileQuery,
   DocumentBatchRequest,
   AnalyticsLatencyQuery,
   AnalyticsLatencyResponse,
@@ -366,6 +368,9 @@ export function createMemoryClient(options: MemoryClientOptions = {}) {
     },
 
     users: {
+      /** Each changing attribute's value for the user (now, or as_of a moment), since when, and what it replaced. */
+      profile: (userId: string, query: UserProfileQuery = {}) =>
+        get<UserProfile>(`/v1/users/${segment(userId)}/profile`, { ...query }),
       /** Erases everything stored about the user in this instance (memories, entities, turns) and says what. */
       erase: (userId: string) => request<UserErasureReceipt>('DELETE', `/v1/users/${segment(userId)}`),
     },

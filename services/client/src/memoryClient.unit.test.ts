@@ -156,7 +156,11 @@ describe('client library over HTTP', () => {
       return new Response(null, { status: 503 })
     }
     // The wait before the retry never ends by itself: only the abort can end it.
-    const client = createMemoryClient({ baseUrl, fetch: unavailable, sleep: () => new Promise(() => undefined) })
+    const client = createMemoryClient({
+      baseUrl,
+      fetch: unavailable,
+      sleep: () => new Promise(() => undefined),
+    })
     const pending = client.withOptions({ signal: controller.signal }).liveness()
     await new Promise((resolve) => setImmediate(resolve))
     controller.abort()

@@ -8,6 +8,7 @@ import { UsagePage } from './pages/usage.js'
 import { MemoriesPage } from './pages/memories.js'
 import { IngestionPage } from './pages/ingestion.js'
 import { ConversationsPage } from './pages/conversations.js'
+import { UsersPage } from './pages/users.js'
 import { ConfigurationPage } from './pages/configuration.js'
 
 /** The key stays in this tab's sessionStorage: never in a URL, a cookie or localStorage, gone when the tab closes. */
@@ -19,6 +20,7 @@ const pages = [
   { path: 'memories', title: 'Memories', permission: 'memories:read', Page: MemoriesPage },
   { path: 'ingestion', title: 'Ingestion', permission: 'memories:read', Page: IngestionPage },
   { path: 'conversations', title: 'Conversations', permission: 'memories:read', Page: ConversationsPage },
+  { path: 'users', title: 'Users', permission: 'memories:read', Page: UsersPage },
   { path: 'configuration', title: 'Configuration', permission: 'configs:read', Page: ConfigurationPage },
 ] as const
 

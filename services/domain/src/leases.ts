@@ -19,7 +19,13 @@ export function judgeLease(found: Lease | null, holder: string, nowMs: number): 
 }
 
 /** The lease `holder` writes when it takes or renews `name` at `nowMs`. */
-export function leaseFor(name: string, holder: string, nowMs: number, ttlMs: number, acquiredAt?: string): Lease {
+export function leaseFor(
+  name: string,
+  holder: string,
+  nowMs: number,
+  ttlMs: number,
+  acquiredAt?: string,
+): Lease {
   return {
     name,
     holder,

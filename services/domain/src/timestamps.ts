@@ -6,7 +6,8 @@ import { fullFormats } from 'ajv-formats/dist/formats.js'
 // `+23:41`, `23:59:60` — and a refused date would stop a projection after the write was acknowledged.
 const storable = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:(\d{2})(?:\.\d{1,9})?(?:Z|[+-](\d{2}):?(\d{2}))$/
 
-const rfc3339DateTime = fullFormats['date-time'] as { validate: (text: string) => boolean } | ((text: string) => boolean)
+const rfc3339DateTime = fullFormats['date-time'] as
+  { validate: (text: string) => boolean } | ((text: string) => boolean)
 const isRfc3339 = (text: string): boolean =>
   typeof rfc3339DateTime === 'function' ? rfc3339DateTime(text) : rfc3339DateTime.validate(text)
 

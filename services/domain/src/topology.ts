@@ -82,6 +82,8 @@ export const ERASURES_INDEX = deployment.index('mem-erasures-v1')
 export const DATA_KEYS_INDEX = deployment.index('mem-data-keys-v1')
 /** Every change of every memory, one document per version (GET /v1/memories/{memory_id}/history). */
 export const MEMORY_CHANGES_INDEX = deployment.index('mem-memory-changes-v1')
+/** User profiles: one document per memory stating a fact; generations behind the alias are swapped by a rebuild. */
+export const PROFILES_ALIAS = deployment.index('mem-profiles')
 /** Claims of document ingestions (documents are idempotent by their document_id). */
 export const IDEMPOTENCY_INDEX = deployment.index('mem-idempotency-v1')
 /** Cluster-wide leases (one rebuild of a projection at a time across every process). */

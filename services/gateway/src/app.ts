@@ -40,6 +40,7 @@ import {
 } from './routes/configRoutes.js'
 import { registerConversationRoutes } from './routes/conversationRoutes.js'
 import { registerUserRoutes } from './routes/userRoutes.js'
+import type { Profiles } from '@memory-service/read-models'
 import { registerWebhookRoutes, webhookEventsOpenApi } from './routes/webhookRoutes.js'
 
 const restSchemasDir = dirname(contractSchemaPath('rest/Memory.schema.json'))
@@ -70,6 +71,8 @@ export interface RouteDependencies extends MemoryRouteDependencies {
   conversations: Conversations
   /** Erasing a user's data. */
   erasure: UserErasure
+  /** Users' profiles: each attribute's current value (the profile read model). */
+  profiles: Profiles
   /** Webhook registrations and their deliveries. */
   webhooks: WebhookCommands
 }
@@ -103,6 +106,7 @@ const requiredDependencies: Record<keyof RouteDependencies | 'logger', true> = {
   configs: true,
   conversations: true,
   erasure: true,
+  profiles: true,
   webhooks: true,
 }
 
@@ -228,7 +232,7 @@ export function buildApp(deps: AppDependencies): FastifyInstance {
     registerAnalyticsRoutes(routes, deps.analytics)
     registerConfigRoutes(routes, deps)
     registerConversationRoutes(routes, deps.conversations)
-    registerUserRoutes(routes, deps.erasure)
+    registerUserRoutes(routes, deps.erasure, deps.profiles)
     registerWebhookRoutes(routes, deps.webhooks)
   })
   return app

@@ -69,6 +69,7 @@ import {
   type ConfigReports,
   type MemorySearch,
   webhookSettingsOf,
+  createProfiles,
 } from '@memory-service/read-models'
 import { answeredByOwner } from './http/analyticsForwarding.js'
 import type { CreatedInstance } from '@memory-service/contracts'
@@ -186,10 +187,12 @@ export async function startGatewayService(
   runtime.onClose(() => partitionReader.close())
   // One fact reader per process: edits read facts with it, searches what a question asks for.
   const factReader = createFactReader(await sharedEmbedder(runtime), { cacheDir: config.embeddings.modelDir })
+  const profiles = createProfiles(engines.elasticsearch)
   const memorySearch = createMemorySearch({
     elasticsearch: engines.elasticsearch,
     embedder: await sharedQueryEmbedder(runtime),
     factReader,
+    profiles,
   })
   const memoryEditor = createMemoryEditor({
     store: memoryStore,
@@ -271,6 +274,7 @@ export async function startGatewayService(
         exports: memoryExports,
         logger,
       }),
+      profiles,
       webhooks: createWebhookCommands({
         control,
         events: createWebhookEventFactory(),
@@ -288,6 +292,7 @@ export async function startGatewayService(
                     elasticsearch: engines.elasticsearch,
                     embedder: await sharedAnticipationEmbedder(runtime),
                     factReader,
+                    profiles,
                   }),
                 ),
               configCommands,

@@ -34,6 +34,7 @@ export interface GatewayDependencies {
   configs: AppDependencies['configs']
   conversations: AppDependencies['conversations']
   erasure: AppDependencies['erasure']
+  profiles: AppDependencies['profiles']
   webhooks: AppDependencies['webhooks']
   /** Pushed context after user turns, on event streams that subscribed. */
   anticipation?: EventStreamDependencies['anticipation']
@@ -80,6 +81,7 @@ export async function startGateway(
     configs: deps.configs,
     conversations: deps.conversations,
     erasure: deps.erasure,
+    profiles: deps.profiles,
     webhooks: deps.webhooks,
     ...(deps.recordUsage ? { recordUsage: deps.recordUsage } : {}),
     ...(deps.analyticsOwnerUrl ? { analyticsOwnerUrl: deps.analyticsOwnerUrl } : {}),

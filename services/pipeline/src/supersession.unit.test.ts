@@ -53,7 +53,8 @@ interface ScriptedReading {
   attribute: string
   value: string
   previous?: string
-  adds?: boolean
+  /** Default true: the reading replaces the attribute's value. */
+  replaces?: boolean
   as?: 'version'
 }
 
@@ -70,7 +71,7 @@ function scriptedReader(lines: ScriptedReading[]): FactReader {
             attribute: line.attribute,
             value: line.value,
             previous: line.previous ?? null,
-            adds: line.adds ?? false,
+            replaces: line.replaces ?? true,
             confidence: 0.9,
           }
         : null
@@ -300,8 +301,8 @@ describe('supersession in the pipeline', () => {
 
   it("ends nothing with a value added beside the ones held, and ends a pet's statements where a new one replaced it", async () => {
     const reader = scriptedReader([
-      { words: /Bubbles turned/, attribute: 'pet', value: 'goldfish Bubbles' },
-      { words: /Miso/, attribute: 'pet', value: 'cat named Miso', adds: true },
+      { words: /Bubbles turned/, attribute: 'pet', value: 'goldfish Bubbles', replaces: false },
+      { words: /Miso/, attribute: 'pet', value: 'cat named Miso', replaces: false },
       { words: /Taro/, attribute: 'pet', value: 'corgi named Taro', previous: 'Bubbles' },
     ])
     const { ingest, stateOf } = world({ reader })

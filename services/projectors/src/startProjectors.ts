@@ -20,6 +20,7 @@ import {
   INGESTION_JOBS_TOPIC,
   MEMORIES_ALIAS,
   MEMORIES_TOPIC,
+  PROFILES_ALIAS,
   CONVERSATION_EVENTS_TOPIC,
   CONVERSATIONS_TOPIC,
   type IngestionJob,
@@ -49,6 +50,7 @@ import { createGraphProjection } from '@memory-service/read-models'
 import { createJobProjection } from '@memory-service/read-models'
 import { createVectorProjection } from '@memory-service/read-models'
 import { createHistoryProjection } from '@memory-service/read-models'
+import { createProfileProjection, type ProfileRow } from '@memory-service/read-models'
 
 /** Consumer groups, one per projection: each keeps its own offsets and can be replayed on its own. */
 export const projectionGroups = {
@@ -110,6 +112,9 @@ export async function startProjectors(
     createElasticsearchStore<MemoryDocument>(engines.elasticsearch, MEMORIES_ALIAS),
   )
   const projectHistory = createHistoryProjection(engines.elasticsearch)
+  const projectProfiles = createProfileProjection(
+    createElasticsearchStore<ProfileRow>(engines.elasticsearch, PROFILES_ALIAS),
+  )
   const projectGraph = createGraphProjection(engines.neo4j)
   const runs = new Set(options.projections ?? (Object.keys(projectionGroups) as ProjectionName[]))
   const projectUsage = runs.has('analytics') ? createAnalyticsProjection(clickhouseOf(engines)) : undefined
@@ -158,7 +163,11 @@ export async function startProjectors(
           // A memory's history is the log's, whatever the configuration keeps searchable. It is written first, so a
           // change is in the history by the time the memory shows it (what a writer waits for).
           const history = await projectHistory(events)
-          const { written, skipped } = await projectVectors(stored(events, 'vector'))
+          const searchable = stored(events, 'vector')
+          // A user's profile names only memories search can show, and is written before them (as the history), so
+          // a memory that is visible is in its user's profile too.
+          await projectProfiles(searchable)
+          const { written, skipped } = await projectVectors(searchable)
           log.debug(
             {
               written,

@@ -2562,6 +2562,96 @@ class UserErasureReceipt(BaseModel):
     ]
 
 
+class UserProfileSubjectAttributeReplacedItem(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    value: str
+    memory_id: Annotated[str, Field(pattern='^mem_[0-9a-f]+$')]
+    valid_from: AwareDatetime
+    valid_to: AwareDatetime | None
+
+
+class UserProfileSubjectAttribute(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    attribute: Annotated[
+        str,
+        Field(
+            description="The attribute's name in the catalogue: residence, employer, pet…"
+        ),
+    ]
+    value: Annotated[str, Field(description='The value, as compared (lower case).')]
+    since: Annotated[
+        AwareDatetime,
+        Field(
+            description='Since when it holds: the first statement of the value in its current run.'
+        ),
+    ]
+    memory_id: Annotated[
+        str, Field(description='The memory that states it.', pattern='^mem_[0-9a-f]+$')
+    ]
+    content: Annotated[str, Field(description="That memory's content.")]
+    replaced: Annotated[
+        list[UserProfileSubjectAttributeReplacedItem],
+        Field(description='The values it replaced, newest first (five at most).'),
+    ]
+
+
+class UserProfileSubject(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    subject: str
+    attributes: list[UserProfileSubjectAttribute]
+
+
+class UserProfile(BaseModel):
+    """
+    What a user's memories say holds of each person they tell of (GET /v1/users/{user_id}/profile): for each changing attribute (services/language/data/attributes.json) its value at the moment asked, since when, the memory that states it, and the values it replaced. A projection of the memory events, rebuilt by replay and erased with the user.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    user_id: str
+    as_of: Annotated[
+        AwareDatetime | None,
+        Field(description='The moment the profile holds at; null for now.'),
+    ]
+    subjects: Annotated[
+        list[UserProfileSubject],
+        Field(
+            description="Each person the user's memories state facts of, in lower case as the memories name them (the user's own side of a chat is `user`, or their name), most attributes first."
+        ),
+    ]
+
+
+class UserProfileQuery(BaseModel):
+    """
+    Query of GET /v1/users/{user_id}/profile.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    as_of: Annotated[
+        AwareDatetime | None,
+        Field(
+            description="The profile as it held at this moment (valid time, as search's as_of): each attribute's value then."
+        ),
+    ] = None
+    customer_id: Annotated[
+        str | None,
+        Field(
+            description="Only the user's memories of this customer.",
+            max_length=256,
+            min_length=1,
+        ),
+    ] = None
+
+
 class Webhook(BaseModel):
     """
     A registered webhook (its secret is shown only when it is created).

@@ -157,6 +157,63 @@ export function createMemorySearchTool(
   }
 }
 
+export type MemoryProfileInput = Record<string, never>
+
+export type MemoryProfileOutput =
+  | {
+      available: true
+      /** Per person the user's memories tell of (the user first): each attribute's current value and since when. */
+      people: {
+        subject: string
+        facts: { attribute: string; value: string; since: string; statement: string }[]
+      }[]
+    }
+  | { available: false }
+
+/**
+ * memory_profile: what holds now about the user — where they live, whom they work for, their pets… — as the
+ * profile read model keeps it; on any failure the model learns it is unavailable.
+ */
+export function createMemoryProfileTool(
+  options: MemoryToolOptions = {},
+): MemoryToolDefinition<MemoryProfileInput, MemoryProfileOutput> {
+  checkOptions(options)
+  const client = options.client ?? createMemoryClient()
+  const logger = options.logger ?? consoleLogger
+  return {
+    name: 'memory_profile',
+    description:
+      "The user's profile from long-term memory: each changing fact's current value (where they live, where they work, their partner, pets, diet, phone…) and since when. Use it for what holds now; use memory_search for events and details.",
+    inputSchema: { type: 'object', additionalProperties: false, properties: {} },
+    async execute(_input, session) {
+      try {
+        const scope = resolveScope(options, session)
+        const profile = await client.users.profile(scope.userId, {
+          ...(scope.customerId ? { customer_id: scope.customerId } : {}),
+        })
+        return {
+          available: true,
+          people: profile.subjects.map(({ subject, attributes }) => ({
+            subject,
+            facts: attributes.map(({ attribute, value, since, content }) => ({
+              attribute,
+              value,
+              since,
+              statement: content,
+            })),
+          })),
+        }
+      } catch (error) {
+        logger.warn('memory profile unavailable; the agent carries on without it', {
+          error: (error as Error).message,
+          code: (error as { code?: string }).code,
+        })
+        return { available: false }
+      }
+    },
+  }
+}
+
 export interface MemoryStoreInput {
   content: string
   metadata?: Record<string, unknown>

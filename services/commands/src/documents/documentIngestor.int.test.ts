@@ -51,7 +51,10 @@ beforeAll(async () => {
   ] as const) {
     const declaration = loadEngineDeclarations().indices.find((entry) => entry.name === name)
     if (!declaration) throw new Error(`${name} is not declared`)
-    await createElasticsearchStore(elasticsearch, index).ensureIndex(declaration.mappings, declaration.settings)
+    await createElasticsearchStore(elasticsearch, index).ensureIndex(
+      declaration.mappings,
+      declaration.settings,
+    )
   }
 })
 
@@ -100,7 +103,11 @@ describe('document ingestion after a failure', () => {
   it('a retry after an ambiguous send appends the same ingestion again, and a third request is a duplicate', async () => {
     const claims = createClaimStore(elasticsearch, { index: claimsIndex, owner: 'gateway-a' })
     const documentId = uniqueName('doc-ambiguous')
-    const [first] = await ingestor({ claims, ambiguous: true }).ingest(scope, [document(documentId)], 'corr-1')
+    const [first] = await ingestor({ claims, ambiguous: true }).ingest(
+      scope,
+      [document(documentId)],
+      'corr-1',
+    )
     expect(idOf(first)).toBe('SERVICE_UNAVAILABLE')
 
     const [retry] = await ingestor({ claims }).ingest(scope, [document(documentId)], 'corr-2')

@@ -159,7 +159,7 @@ export function createFactSupersession(ports: FactPorts, now: () => Date) {
     const first = arriving[0]?.memory
     const [subject, attribute, named] = fact.key.split('|')
     const speaker = first?.speaker
-    // A value added beside others ("we also got a cat") ends none of them.
+    // A value held beside others ("we also got a cat") ends none of them.
     if (!ports.unstatedVersions || !first || !speaker || !subject || !attribute || named !== undefined)
       return []
     if (speaker.toLowerCase() !== subject) return []
@@ -178,13 +178,15 @@ export function createFactSupersession(ports: FactPorts, now: () => Date) {
     const versions: StoredFactVersion[] = []
     for (const candidate of candidates) {
       if (newIds.has(candidate.memory.id) || candidate.memory.fact?.key === fact.key) continue
-      // A memory read as another fact is read again as a version of this one (the topic reader may have leaned to a
-      // neighbouring attribute: a neighbourhood for a residence), unless that fact already ended it or another.
-      if (candidate.memory.fact && (candidate.memory.valid_to || candidate.memory.superseded_by)) continue
-      if (candidate.memory.fact && isAddedValue(candidate.memory.fact.key)) continue
       const replaced = previous.find((words) => mentionsWords(candidate.memory.content, words))
+      // A memory read as another fact is read again as a version of this one (the topic reader may have leaned to a
+      // neighbouring attribute: a neighbourhood for a residence), unless that fact already ended it or another; a
+      // value held beside others only when the new statement names it as the one it replaced.
+      const stated = candidate.memory.fact
+      if (stated && (candidate.memory.valid_to || candidate.memory.superseded_by)) continue
+      if (stated && isAddedValue(stated.key) && !replaced) continue
       const reading = replaced
-        ? { attribute, value: replaced, adds: false }
+        ? { attribute, value: replaced, replaces: true }
         : reader
           ? await reader.read(
               { content: candidate.memory.content, speaker, vector: candidate.memory.embedding.vector },

@@ -87,6 +87,8 @@ export type { RebuildFinishedWebhookEvent } from './RebuildFinishedWebhookEvent.
 export type { TranscriptAccepted } from './TranscriptAccepted.js'
 export type { TranscriptRequest } from './TranscriptRequest.js'
 export type { UserErasureReceipt } from './UserErasureReceipt.js'
+export type { UserProfile } from './UserProfile.js'
+export type { UserProfileQuery } from './UserProfileQuery.js'
 export type { Webhook } from './Webhook.js'
 export type { WebhookCreateRequest } from './WebhookCreateRequest.js'
 export type { WebhookDelivery } from './WebhookDelivery.js'

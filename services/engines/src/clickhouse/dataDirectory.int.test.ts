@@ -14,7 +14,12 @@ const root = resolve(import.meta.dirname, '../../../..')
 function openInAnotherProcess(holdMs: number): { firstLine: Promise<string>; exited: Promise<void> } {
   const child = spawn(
     resolve(root, 'node_modules/.bin/tsx'),
-    ['--conditions=memory-service-source', resolve(root, 'test/support/openClickhouseDirectory.ts'), directory, String(holdMs)],
+    [
+      '--conditions=memory-service-source',
+      resolve(root, 'test/support/openClickhouseDirectory.ts'),
+      directory,
+      String(holdMs),
+    ],
     { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] },
   )
   let output = ''
@@ -48,7 +53,12 @@ describe('the in-process ClickHouse and its data directory', () => {
     )
     try {
       expect(engines.clickhouse).toBeUndefined()
-      expect(Object.keys(engines.probes).sort()).toEqual(['elasticsearch', 'kafka', 'neo4j', 'schema_registry'])
+      expect(Object.keys(engines.probes).sort()).toEqual([
+        'elasticsearch',
+        'kafka',
+        'neo4j',
+        'schema_registry',
+      ])
     } finally {
       await engines.close()
     }

@@ -36,7 +36,9 @@ describe('schema codec against the registry', () => {
     const subjects = Array.from({ length: 12 }, () => `${uniqueName('mem.test-race.v1')}-value`)
     const codecs = Array.from({ length: 6 }, () => createSchemaCodec(config.schemaRegistry.url))
     const results = await Promise.all(
-      codecs.map((codec) => codec.register(subjects.map((subject) => ({ subject, schema: documentSchema() })))),
+      codecs.map((codec) =>
+        codec.register(subjects.map((subject) => ({ subject, schema: documentSchema() }))),
+      ),
     )
     for (const subject of subjects)
       expect(new Set(results.map((ids) => ids.get(subject))).size, subject).toBe(1)

@@ -31,9 +31,13 @@ const consoleHeaders = {
 export function registerConsole(app: FastifyInstance, directory: string | null): void {
   if (directory === null) {
     const notBuilt = async (): Promise<never> => {
-      throw new AppError('NOT_FOUND', 'The console was not built: run `npm run build` (npm start builds it)', {
-        path: '/console/',
-      })
+      throw new AppError(
+        'NOT_FOUND',
+        'The console was not built: run `npm run build` (npm start builds it)',
+        {
+          path: '/console/',
+        },
+      )
     }
     app.get('/console', { schema: { hide: true } }, notBuilt)
     app.get('/console/*', { schema: { hide: true } }, notBuilt)

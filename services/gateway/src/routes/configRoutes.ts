@@ -51,7 +51,9 @@ retrieval:
  */
 export function withConfigProposalBody<T extends { paths?: object; components?: object }>(document: T): T {
   const paths = (document.paths ?? {}) as Record<string, Record<string, Record<string, unknown>>>
-  const path = Object.keys(paths).find((candidate) => candidate.endsWith('/{id}/memory-architecture/versions'))
+  const path = Object.keys(paths).find((candidate) =>
+    candidate.endsWith('/{id}/memory-architecture/versions'),
+  )
   const operation = path ? paths[path]?.post : undefined
   if (!operation) return document
   const { $id, $schema, ...config } = readContractSchema('config/MemoryArchitectureConfig.schema.json')
@@ -66,7 +68,10 @@ export function withConfigProposalBody<T extends { paths?: object; components?: 
       'text/plain': { schema },
       'application/json': {
         schema,
-        example: { storage: { graph: { enabled: true } }, retrieval: { default_mode: 'accurate', max_results: 20 } },
+        example: {
+          storage: { graph: { enabled: true } },
+          retrieval: { default_mode: 'accurate', max_results: 20 },
+        },
       },
     },
   }

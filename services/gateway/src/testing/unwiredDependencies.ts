@@ -41,6 +41,7 @@ export function unwiredDependencies(overrides: Partial<AppDependencies> = {}): A
     configs: unwired('configs'),
     conversations: unwired('conversations'),
     erasure: unwired('erasure'),
+    profiles: unwired('profiles'),
     webhooks: unwired('webhooks'),
     ...overrides,
   }

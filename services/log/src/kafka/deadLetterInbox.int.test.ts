@@ -34,7 +34,11 @@ beforeAll(async () => {
   await codec.register([{ subject, schema }])
   producer = await createEventProducer(kafka, codec)
   inbox = createDeadLetterInbox({ kafka, codec, topic: letters, timeoutMs: 20_000 })
-  const toLetters = { ...producer, forward: (_topic: string, records: Parameters<EventProducer['forward']>[1]) => producer.forward(letters, records) }
+  const toLetters = {
+    ...producer,
+    forward: (_topic: string, records: Parameters<EventProducer['forward']>[1]) =>
+      producer.forward(letters, records),
+  }
   // Two records of the origin topic, parked by two groups, as the consumers do.
   for (const [text, group] of [
     ['first', 'memory-projector-vector'],
@@ -90,7 +94,9 @@ describe('dead-letter inbox', () => {
     expect(records[0]?.headers['x-correlation-id']).toBe('corr-first')
     expect(records[0]?.headers[REDRIVEN_FROM_HEADER]).toBe('0:0')
     // The letter's own headers stay behind.
-    expect(Object.keys(records[0]?.headers ?? {}).filter((name) => name.startsWith('dlq-original'))).toEqual([])
+    expect(Object.keys(records[0]?.headers ?? {}).filter((name) => name.startsWith('dlq-original'))).toEqual(
+      [],
+    )
     expect(await inbox.redrive('0:99')).toBeUndefined()
   })
 })

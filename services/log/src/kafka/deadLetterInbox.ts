@@ -44,7 +44,9 @@ function letterOf(partition: number, record: ReadRecord): Letter {
   try {
     errors = JSON.parse(headers[deadLetterHeaders.errors] ?? '[]') as DeadLetterError[]
   } catch {
-    errors = [{ stage: 'unknown', code: 'UNREADABLE_ERRORS', message: headers[deadLetterHeaders.errors] ?? '' }]
+    errors = [
+      { stage: 'unknown', code: 'UNREADABLE_ERRORS', message: headers[deadLetterHeaders.errors] ?? '' },
+    ]
   }
   return {
     id: `${String(partition)}:${String(record.offset)}`,
@@ -143,7 +145,9 @@ export function createDeadLetterInbox(options: {
       // The original headers go back as they were (the correlation id included); the letter's own are dropped.
       const parked = new Set<string>(Object.values(deadLetterHeaders))
       const headers = Object.fromEntries(
-        Object.entries(letter.raw.headers).filter(([name]) => !parked.has(name) && name !== REDRIVEN_FROM_HEADER),
+        Object.entries(letter.raw.headers).filter(
+          ([name]) => !parked.has(name) && name !== REDRIVEN_FROM_HEADER,
+        ),
       )
       const [written] = await producer.send({
         topic: letter.original.topic,
@@ -156,7 +160,11 @@ export function createDeadLetterInbox(options: {
           },
         ],
       })
-      return { topic: letter.original.topic, partition: written?.partition ?? -1, offset: written?.baseOffset ?? '' }
+      return {
+        topic: letter.original.topic,
+        partition: written?.partition ?? -1,
+        offset: written?.baseOffset ?? '',
+      }
     },
     async close() {
       await reader.close()

@@ -5,7 +5,11 @@ import type { Producer } from 'kafkajs'
 import { createPartitionReader, type PartitionReader, type ReadRecord } from './partitionReader.js'
 
 const config = testConfig()
-const kafka = createKafka({ brokers: config.kafka.brokers, clientId: 'partition-reader-test', logger: testLogger() })
+const kafka = createKafka({
+  brokers: config.kafka.brokers,
+  clientId: 'partition-reader-test',
+  logger: testLogger(),
+})
 const topic = uniqueName('mem.test-partition-reader.v1')
 
 let admin: TopicAdmin
@@ -21,7 +25,11 @@ beforeAll(async () => {
   await producer.send({
     topic,
     messages: [
-      ...Array.from({ length: 30 }, (_, index) => ({ partition: 1, key: `k${index % 3}`, value: `v${index}` })),
+      ...Array.from({ length: 30 }, (_, index) => ({
+        partition: 1,
+        key: `k${index % 3}`,
+        value: `v${index}`,
+      })),
       ...Array.from({ length: 5 }, (_, index) => ({ partition: 0, key: 'other', value: `p0-${index}` })),
     ],
   })
@@ -38,7 +46,11 @@ afterAll(async () => {
 describe('partition reader', () => {
   it('reads exactly the records of one partition in [from, to), in order', async () => {
     const read: ReadRecord[] = []
-    const complete = await reader.read({ topic, partition: 1, from: 10, to: 20 }, (record) => read.push(record), 20_000)
+    const complete = await reader.read(
+      { topic, partition: 1, from: 10, to: 20 },
+      (record) => read.push(record),
+      20_000,
+    )
     expect(complete).toBe(true)
     expect(read.map((record) => record.offset)).toEqual(Array.from({ length: 10 }, (_, index) => 10 + index))
     expect(read.map((record) => record.value?.toString())).toEqual(
@@ -51,7 +63,11 @@ describe('partition reader', () => {
     expect(await reader.read({ topic, partition: 1, from: 5, to: 5 }, () => undefined, 1)).toBe(true)
     const read: number[] = []
     expect(
-      await reader.read({ topic, partition: 0, from: 3, to: 50 }, (record) => read.push(record.offset), 3_000),
+      await reader.read(
+        { topic, partition: 0, from: 3, to: 50 },
+        (record) => read.push(record.offset),
+        3_000,
+      ),
     ).toBe(false)
     expect(read).toEqual([3, 4])
   })

@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createElasticsearchClient, createElasticsearchStore, loadEngineDeclarations } from '@memory-service/engines'
-import { CONVERSATION_TURNS_INDEX, CONVERSATIONS_INDEX, ERASURES_INDEX, storeIdOf } from '@memory-service/domain'
+import {
+  createElasticsearchClient,
+  createElasticsearchStore,
+  loadEngineDeclarations,
+} from '@memory-service/engines'
+import {
+  CONVERSATION_TURNS_INDEX,
+  CONVERSATIONS_INDEX,
+  ERASURES_INDEX,
+  storeIdOf,
+} from '@memory-service/domain'
 import { testConfig, uniqueName } from '../../../../test/support/testEngines.js'
 import { createConversationStore } from './conversationStore.js'
 
@@ -67,7 +76,9 @@ describe('erasing a user from the conversation store', () => {
           bulks += 1
           return {
             errors: true,
-            items: [{ delete: { status: 403, error: { type: 'cluster_block_exception', reason: 'read-only' } } }],
+            items: [
+              { delete: { status: 403, error: { type: 'cluster_block_exception', reason: 'read-only' } } },
+            ],
           }
         }
       },

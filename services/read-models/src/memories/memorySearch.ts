@@ -5,6 +5,7 @@ import { sourcesOf, totalHitsOf, type Embedder, type FactReader } from '@memory-
 import { AppError } from '@memory-service/domain'
 import { MEMORIES_ALIAS } from '@memory-service/domain'
 import { derivedFields, type StoredMemory } from './memoryStore.js'
+import type { Profiles } from '../profiles/profiles.js'
 import { memoryFilterQuery } from './memoryFilterQuery.js'
 import { unexpiredFilter, validityFilters } from './memoryValidity.js'
 import {
@@ -263,6 +264,8 @@ export function createMemorySearch(deps: {
   now?: () => Date
   /** Reads which attribute of a person a question asks for (services/language); without it none is read. */
   factReader?: () => Promise<FactReader>
+  /** Users' profiles: what holds now is answered from them first (the profile read model). */
+  profiles?: Profiles
 }): MemorySearch {
   const index = deps.index ?? MEMORIES_ALIAS
   const tuning = deps.tuning ?? defaultSearchTuning
@@ -707,6 +710,8 @@ export function createMemorySearch(deps: {
    * ("job" is nearer "started a new job at Kestrel" than "works as a photographer"); the fact says which one is asked.
    */
   async function statedFacts(instanceId: string, request: SearchRequest, asked: AskedFact): Promise<Hit[]> {
+    const fromProfile = await statedInProfile(instanceId, request, asked)
+    if (fromProfile) return fromProfile
     const filter: estypes.QueryDslQueryContainer[] = [
       ...scopeFilters(instanceId, request, now()),
       { term: { 'fact.attribute': asked.attribute } },
@@ -730,6 +735,43 @@ export function createMemorySearch(deps: {
       .sort((a, b) => Number(named(b)) - Number(named(a)) || Number(inForce(b)) - Number(inForce(a)))
       .slice(0, statedFactsFirst)
       .map((memory) => ({ memory, score: 0 }))
+  }
+
+  /**
+   * What holds now, from the user's profile (the profile read model): the memory stating the asked attribute's value
+   * in force for the person the question names (else for each person of the user), read from the memories index.
+   * Undefined where the profile cannot answer: no user in the request, superseded memories asked for, or no
+   * profile read model given — the query on the memories' facts answers instead.
+   */
+  async function statedInProfile(
+    instanceId: string,
+    request: SearchRequest,
+    asked: AskedFact,
+  ): Promise<Hit[] | undefined> {
+    if (!deps.profiles || !request.user_id || request.include_superseded === true || !asked.current)
+      return undefined
+    const stating = await deps.profiles.statingNow(
+      instanceId,
+      { user_id: request.user_id, customer_id: request.customer_id ?? null },
+      asked.attribute,
+      asked.subjects,
+      request.as_of,
+    )
+    if (stating.length === 0) return []
+    // Through the request's own filters (scope, validity, expiry, metadata): the profile names, search decides.
+    const ids = stating.slice(0, statedFactsFirst).map(({ memory_id }) => memory_id)
+    const response = await deps.elasticsearch.search<StoredMemory>({
+      index,
+      size: ids.length,
+      query: { bool: { filter: [...scopeFilters(instanceId, request, now()), { ids: { values: ids } }] } },
+      track_total_hits: false,
+      _source: withoutVectors,
+    })
+    const found = new Map(sourcesOf(response.hits.hits).map((memory) => [memory.id, memory]))
+    return ids.flatMap((id) => {
+      const memory = found.get(id)
+      return memory ? [{ memory, score: 0 }] : []
+    })
   }
 
   /**

@@ -31,10 +31,11 @@ import {
 import { type MemoryChanged } from '@memory-service/contracts'
 import { createGraphProjection } from '../graph/graphProjection.js'
 import { unheldChanges } from './unheldChanges.js'
+import { profileGeneration } from '../profiles/profileRebuild.js'
 import { withheldAsDeletions, type PolicyLookup } from '@memory-service/domain'
 
 export type RebuildStart = { from: 'beginning' } | { from: 'timestamp'; at: Date }
-export type RebuiltProjection = 'vector' | 'graph'
+export type RebuiltProjection = 'vector' | 'graph' | 'profiles'
 
 export interface RebuildReport {
   projection: RebuiltProjection
@@ -51,7 +52,7 @@ export interface RebuildReport {
 }
 
 /** What a rebuild of one projection does to its store; the log-reading part is shared. */
-interface GenerationTarget {
+export interface GenerationTarget {
   previous: string
   next: string
   /** Seeds the new generation with the previous one's state (a rebuild from a timestamp replays only the rest). */
@@ -141,6 +142,8 @@ async function rebuildHolding(
   const { logger } = options
   if (options.instanceId !== undefined && options.start.from !== 'beginning')
     throw new Error('an instance is re-projected from the beginning of the log')
+  if (options.instanceId !== undefined && options.projection === 'profiles')
+    throw new Error('profiles are rebuilt for every instance: they hold what the memories hold')
   const target =
     options.instanceId !== undefined
       ? options.projection === 'vector'
@@ -148,7 +151,9 @@ async function rebuildHolding(
         : await graphInPlace(engines.neo4j)
       : options.projection === 'vector'
         ? await vectorGeneration(engines.elasticsearch, options.embedder, options.start)
-        : await graphGeneration(engines.neo4j)
+        : options.projection === 'profiles'
+          ? await profileGeneration(engines.elasticsearch)
+          : await graphGeneration(engines.neo4j)
   logger.info(
     { projection: options.projection, from: target.previous, to: target.next, start: options.start },
     'rebuilding projection',
@@ -213,7 +218,16 @@ async function rebuildHolding(
             ? read
             : read.filter(({ payload }) => payload.instance_id === options.instanceId)
         countReembedded(
-          await target.apply(policyOf ? withheldAsDeletions(batch, options.projection, policyOf) : batch),
+          await target.apply(
+            policyOf
+              ? // A profile holds what search holds: the memories the vector policy keeps.
+                withheldAsDeletions(
+                  batch,
+                  options.projection === 'profiles' ? 'vector' : options.projection,
+                  policyOf,
+                )
+              : batch,
+          ),
         )
         events += read.length
         for (const { partition, offset } of read) passed(partition, offset)

@@ -313,6 +313,10 @@ class Conversations(_Routes):
 
 
 class Users(_Routes):
+    def profile(self, user_id: str, query: Fields = None, /, **fields: Any) -> models.UserProfile:
+        """Each changing attribute's value for the user (now, or `as_of` a moment), since when, what it replaced."""
+        return self._client._get(models.UserProfile, f"/v1/users/{segment(user_id)}/profile", query, **fields)
+
     def erase(self, user_id: str) -> models.UserErasureReceipt:
         """Erases everything stored about the user in this instance and says what."""
         response = self._client._send("DELETE", f"/v1/users/{segment(user_id)}")
