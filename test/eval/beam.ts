@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { beamPart, isDevPart, writePart } from './devParts.js'
 import { optionOf, runExternalEval } from './externalRunner.js'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
@@ -26,11 +27,22 @@ for (const [what, path, how] of [
   }
 }
 const args = process.argv.slice(2)
-const passed = args.filter((arg) => arg !== '--reuse')
+// `--part tune|check` runs one part of the development set (devParts.ts); default: all of it.
+const part = optionOf(args, 'part', 'all')
+if (!isDevPart(part)) {
+  console.error('--part takes tune, check or all')
+  process.exit(2)
+}
+const file = writePart('beam', data, part, (set, which) =>
+  beamPart(set as Parameters<typeof beamPart>[0], which),
+)
+const passed = args.filter(
+  (arg, index) => arg !== '--reuse' && arg !== '--part' && args[index - 1] !== '--part',
+)
 const status = await runExternalEval({
-  name: `beam-eval-${optionOf(passed, 'mode', 'fast')}-${optionOf(passed, 'limit-conversations', 'all')}`,
+  name: `beam-eval-${optionOf(passed, 'mode', 'fast')}-${optionOf(passed, 'limit-conversations', 'all')}-${part}`,
   script,
-  args: [data, ...passed],
+  args: [file, ...passed],
   reuse: args.includes('--reuse'),
   skipIngestFlag: '--skip-ingest',
 })

@@ -8,6 +8,7 @@
 import { existsSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { locomoPart, isDevPart, writePart } from './devParts.js'
 import { optionOf, runExternalEval } from './externalRunner.js'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
@@ -17,11 +18,22 @@ if (!existsSync(script)) {
   process.exit(2)
 }
 const args = process.argv.slice(2)
-const passed = args.filter((arg) => arg !== '--reuse')
+// `--part tune|check` runs one part of the development set (devParts.ts); default: all of it.
+const part = optionOf(args, 'part', 'all')
+if (!isDevPart(part)) {
+  console.error('--part takes tune, check or all')
+  process.exit(2)
+}
+const file = writePart('locomo', join(dirname(script), 'locomo-dev.json'), part, (set, which) =>
+  locomoPart(set as Parameters<typeof locomoPart>[0], which),
+)
+const passed = args.filter(
+  (arg, index) => arg !== '--reuse' && arg !== '--part' && args[index - 1] !== '--part',
+)
 const status = await runExternalEval({
-  name: `locomo-eval-${optionOf(passed, 'mode', 'fast')}`,
+  name: `locomo-eval-${optionOf(passed, 'mode', 'fast')}-${part}`,
   script,
-  args: passed,
+  args: [file, ...passed],
   reuse: args.includes('--reuse'),
   skipIngestFlag: '--skip-ingest',
 })
