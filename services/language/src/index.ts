@@ -48,7 +48,7 @@ export type {
   StatementMeaning,
   StatementToRead,
 } from './factReading.js'
-export { trainingSetsOf, trainingSetSteps } from './trainingSets.js'
+export { roles, trainingSetsOf, trainingSetSteps } from './trainingSets.js'
 export type { Role, TrainingItem, TrainingSets } from './trainingSets.js'
 export { commonNounsOf, contextOf, overlaps, valueSpansOf } from './valueSpans.js'
 export type { ValueSpan } from './valueSpans.js'

@@ -4,6 +4,7 @@ import {
   builtReadersOf,
   prebuiltReaders,
   readersHash,
+  roles,
   stances,
   trainingSetsHash,
   trainingSetsOf,
@@ -25,7 +26,8 @@ describe('the fact readers shipped with the code', () => {
       )
       expect(readers?.topic.labels.sort()).toEqual([...attributeNames, 'none'].sort())
       expect(readers?.stance.labels.sort()).toEqual([...stances].sort())
-      expect(readers?.role.labels.sort()).toEqual(['other', 'previous', 'value'])
+      expect(readers?.role.labels.sort()).toEqual([...roles].sort())
+      expect(readers?.decision.labels.sort()).toEqual(['none', 'previous', 'value'])
     }
   })
 
