@@ -27,7 +27,14 @@ interface PersonTurn {
 
 const turnsPerSource = { locomo: 120, beam: 60, 'facts-chat': 120 }
 const firstPerson = /\b(?:I|I['’](?:m|ve|ll|d)|[Mm]y|[Mm]e)\b/
-const prose = (text: string) => text.length >= 15 && text.length <= 600 && !/```|\|.*\|/.test(text)
+// Prose: no code, no table, and no line opening with a label ("Activity: …", "**Time**: …"). In a transcript whose
+// people are named, a field line inside a message reads like a speaker's line, and nothing in the text tells the two
+// apart (docs/decisions.md: memory formation); that shape is not this test's.
+const prose = (text: string) =>
+  text.length >= 15 &&
+  text.length <= 600 &&
+  !/```|\|.*\|/.test(text) &&
+  !/^\s*(?:\d+\.\s*)?(?:\*\*|__)?\p{Lu}[\p{L} ]{0,30}(?:\*\*|__)?:\s/mu.test(text)
 
 function locomoTurns(): PersonTurn[] {
   const samples = JSON.parse(readFileSync(locomoPath, 'utf8')) as { conversation: Record<string, unknown> }[]
@@ -87,9 +94,9 @@ const sources = [
 for (const { name, present } of sources)
   if (!present) console.log(`transcript shapes: the ${name} turns are skipped: its development set is absent`)
 
-const random = createRandom(55)
+// Each source drawn with a generator of its own: its turns are the same whether or not the other sets are present.
 const turns: PersonTurn[] = sources.flatMap(({ name, present, read }) =>
-  present ? random.shuffle(read()).slice(0, turnsPerSource[name]) : [],
+  present ? createRandom(55).shuffle(read()).slice(0, turnsPerSource[name]) : [],
 )
 
 const person = 'Odalys'
@@ -148,9 +155,12 @@ const read = (text: string): ExtractedStatement[] =>
 /** The turn as the only message of its speaker: how its statements read when nothing else is around. */
 const alone = (turn: PersonTurn, label: string) => read(`${label}: ${turn.text}`)
 
-describe('every transcript shape', () => {
-  it('has at least 200 person turns from the development sets', () => {
-    expect(turns.length).toBeGreaterThanOrEqual(sources.some(({ present }) => !present) ? 100 : 200)
+if (turns.length === 0) console.log('transcript shapes: skipped, no development set is present to draw turns from')
+describe.skipIf(turns.length === 0)('every transcript shape', () => {
+  it('has at least 200 person turns from the development sets (each present set its share)', () => {
+    const expected = sources.reduce((sum, { name, present }) => sum + (present ? turnsPerSource[name] : 0), 0)
+    expect(turns.length).toBe(expected)
+    if (sources.every(({ present }) => present)) expect(turns.length).toBeGreaterThanOrEqual(200)
   })
 
   for (const shape of shapes) {
