@@ -201,10 +201,11 @@ def test_a_users_profile(client: MemoryClient) -> None:
         )
         eventually(partial(completed, accepted.ingestion_id))
 
+    # The profile projection follows the memories' on its own: wait until it holds the move and what it replaced.
     def residence(**query: str) -> models.UserProfile | None:
         profile = client.users.profile(user, **query)
         facts = [a for subject in profile.subjects for a in subject.attributes if a.attribute == "residence"]
-        return profile if facts else None
+        return profile if any(fact.value == "porto" and fact.replaced for fact in facts) else None
 
     now = eventually(residence)
     [fact] = [a for subject in now.subjects for a in subject.attributes if a.attribute == "residence"]
