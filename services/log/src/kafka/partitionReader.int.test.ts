@@ -19,7 +19,8 @@ let reader: PartitionReader
 beforeAll(async () => {
   admin = await createTopicAdmin(kafka)
   await admin.ensureTopics([{ name: topic, partitions: 2, config: {} }])
-  producer = kafka.producer({ allowAutoTopicCreation: false })
+  // Idempotent: a send retried under load (CI once saw partition 0 hold 10 records) writes each record once.
+  producer = kafka.producer({ allowAutoTopicCreation: false, idempotent: true, maxInFlightRequests: 1 })
   await producer.connect()
   // 30 records in partition 1, 5 in partition 0.
   await producer.send({
