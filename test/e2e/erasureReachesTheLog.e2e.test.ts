@@ -195,10 +195,13 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
+  // The workers go first: a webhook delivery still being retried would keep a connection to the receiver open, and
+  // close() waits for open connections (CI's hook waited 120 s on it).
+  await harness.close()
+  receiver.server.closeAllConnections()
   await new Promise((resolve) => receiver.server.close(resolve))
   await elasticsearch.close()
   await neo4j.close()
-  await harness.close()
   rmSync(logFile, { force: true })
 })
 

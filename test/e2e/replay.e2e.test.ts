@@ -142,6 +142,13 @@ describe('replay', () => {
       const settled = rows.length === memoryIds.length && rows.some((row) => row.supersededBy)
       return settled ? true : undefined
     })
+    // So does the profile's: it has read the move once it says what the move replaced (CI compared a profile taken
+    // before that with the rebuilt one).
+    await eventually(async () => {
+      const profile = await client.users.profile(userId)
+      const replaced = profile.subjects.flatMap(({ attributes }) => attributes.flatMap((entry) => entry.replaced))
+      return replaced.length > 0 ? true : undefined
+    })
     const before = await snapshot()
     expect(before.memories.every((memory) => typeof memory === 'object')).toBe(true)
     // The validity intervals are part of what is compared: one memory was superseded before the wipe.
