@@ -1,4 +1,4 @@
-import type { Client as ElasticsearchClient, estypes } from '@elastic/elasticsearch'
+import type { Client as ElasticsearchClient } from '@elastic/elasticsearch'
 import type { Admin } from 'kafkajs'
 import {
   activeGraphGeneration,
@@ -32,6 +32,7 @@ import { type MemoryChanged } from '@memory-service/contracts'
 import { createGraphProjection } from '../graph/graphProjection.js'
 import { unheldChanges } from './unheldChanges.js'
 import { profileGeneration } from '../profiles/profileRebuild.js'
+import { indexGenerationTarget, nextIndexGeneration } from './indexGenerations.js'
 import { withheldAsDeletions, type PolicyLookup } from '@memory-service/domain'
 
 export type RebuildStart = { from: 'beginning' } | { from: 'timestamp'; at: Date }
@@ -295,24 +296,13 @@ async function rebuildHolding(
   return report
 }
 
-const generationNumber = (index: string) => Number(/-g(\d+)$/.exec(index)?.[1] ?? Number.NaN)
-
 /** The next Elasticsearch index generation behind the memories alias, with the configured model's dimension. */
 async function vectorGeneration(
   client: ElasticsearchClient,
   embedder: Embedder,
   start: RebuildStart,
 ): Promise<GenerationTarget> {
-  const aliased = Object.keys(await client.indices.getAlias({ name: MEMORIES_ALIAS }))
-  const previous = aliased.sort((a, b) => generationNumber(b) - generationNumber(a))[0]
-  if (!previous || Number.isNaN(generationNumber(previous)))
-    throw new Error(`${MEMORIES_ALIAS} points at no generation index; run provisioning (npm start) first`)
-  // Generations left by an interrupted rebuild are not serving anything.
-  const existing = Object.keys(
-    await client.indices.get({ index: `${MEMORIES_ALIAS}-g*`, expand_wildcards: 'all' }),
-  )
-  for (const index of existing) if (!aliased.includes(index)) await client.indices.delete({ index })
-  const next = `${MEMORIES_ALIAS}-g${String(generationNumber(previous) + 1)}`
+  const { previous, next } = await nextIndexGeneration(client, MEMORIES_ALIAS)
   const declaration = loadEngineDeclarations().indices.find((index) => index.alias === MEMORIES_ALIAS)
   if (!declaration)
     throw new Error(`no declaration for ${MEMORIES_ALIAS} in infra/elasticsearch/indices.json`)
@@ -337,50 +327,17 @@ async function vectorGeneration(
     }
   }
 
-  return {
+  return indexGenerationTarget({
+    client,
+    alias: MEMORIES_ALIAS,
     previous,
     next,
-    async copyPrevious() {
-      // Page by page with their vectors and versions (the integration build of Elasticsearch has no _reindex).
-      let copied = 0
-      let after: estypes.SortResults | undefined
-      for (;;) {
-        const page = await client.search<MemoryDocument>(
-          {
-            index: previous,
-            size: 1000,
-            sort: [{ id: 'asc' }],
-            ...(after ? { search_after: after } : {}),
-            query: { match_all: {} },
-          },
-          { querystring: { _source_exclude_vectors: false } },
-        )
-        const hits = page.hits.hits
-        if (hits.length === 0) return copied
-        const { written, skipped } = await store.upsert(
-          hits.flatMap((hit) =>
-            hit._source ? [{ id: hit._source.id, version: hit._source.version, document: hit._source }] : [],
-          ),
-        )
-        copied += written + skipped
-        after = hits[hits.length - 1]?.sort
-      }
-    },
+    store,
+    idField: 'id',
+    versionOf: (document) => document.version,
+    withVectors: true,
     apply: (events) => writeMemories(store, embedder, events, 'skip'),
-    async switchReaders() {
-      // Searchers see everything written so far from the first request after the switch.
-      await client.indices.refresh({ index: next })
-      await client.indices.updateAliases({
-        actions: [
-          { remove: { index: previous, alias: MEMORIES_ALIAS } },
-          { add: { index: next, alias: MEMORIES_ALIAS, is_write_index: true } },
-        ],
-      })
-    },
-    async dropPrevious() {
-      await client.indices.delete({ index: previous }, { ignore: [404] })
-    },
-  }
+  })
 }
 
 /** The vectors of memories the log holds under another model than the one served, computed again. */
