@@ -26,6 +26,7 @@ import { aiSdkSystemMessages, toAiSdkTool } from '@memory-service/client/ai-sdk'
 import { toOpenAiAgentsInstructions, toOpenAiAgentsTool } from '@memory-service/client/openai-agents'
 import type { CreatedInstance, TranscriptRequest } from '@memory-service/contracts'
 import { eventually, startGatewayWithInstance, uniqueName } from '../support/testEngines.js'
+import { completedJob } from '../support/ingestion.js'
 
 let harness: Awaited<ReturnType<typeof startGatewayWithInstance>>
 let instance: CreatedInstance
@@ -81,10 +82,7 @@ function scriptedModel(calls: { toolName: string; input: unknown }[]) {
 }
 
 async function completed(ingestionId: string): Promise<string[]> {
-  const job = await eventually(async () => {
-    const status = await client.memories.status(ingestionId)
-    return status.status === 'completed' ? status : undefined
-  }, 60_000)
+  const job = await completedJob(client, ingestionId)
   return job.memory_ids ?? []
 }
 

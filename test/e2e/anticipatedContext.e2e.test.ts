@@ -8,6 +8,7 @@ import type { AnticipatedContext__Output } from '@memory-service/contracts/proto
 import type { EventAck__Output } from '@memory-service/contracts/proto/memory/v1/EventAck'
 import { embeddingDuration } from '@memory-service/engines'
 import { eventually, startGatewayWithInstance, uniqueName } from '../support/testEngines.js'
+import { completedJob } from '../support/ingestion.js'
 
 /** Model calls made for a purpose so far in this process. */
 const modelCalls = async (purpose: string) =>
@@ -32,10 +33,7 @@ beforeAll(async () => {
     mode: 'fast',
     user_id: user,
   })
-  const job = await eventually(async () => {
-    const status = await client.memories.status(accepted.ingestion_id)
-    return status.status === 'completed' ? status : undefined
-  }, 60_000)
+  const job = await completedJob(client, accepted.ingestion_id)
   memoryId = job.memory_ids?.[0] ?? ''
   // Searches read the index as of its last refresh.
   await eventually(async () => {

@@ -18,6 +18,7 @@ import { createClaimStore } from '@memory-service/commands'
 import { createElasticsearchClient } from '@memory-service/engines'
 import { type CreatedInstance, type TranscriptRequest } from '@memory-service/contracts'
 import { eventually, startGatewayWithInstance, uniqueName } from '../support/testEngines.js'
+import { completedJob } from '../support/ingestion.js'
 
 let harness: Awaited<ReturnType<typeof startGatewayWithInstance>>
 let instance: CreatedInstance
@@ -53,10 +54,7 @@ describe('typed methods on the real stack', () => {
       mode: 'fast',
       user_id: user,
     })
-    const job = await eventually(async () => {
-      const status = await client.memories.status(accepted.ingestion_id)
-      return status.status === 'completed' ? status : undefined
-    }, 60_000)
+    const job = await completedJob(client, accepted.ingestion_id)
     const [memoryId] = job.memory_ids ?? []
     expect(memoryId).toBeDefined()
     const memory = await client.memories.get(memoryId ?? '')

@@ -16,6 +16,7 @@ import {
 } from '@memory-service/contracts'
 import { createTestClient, refusal, refusalOf, request, statusOf, type Exchange } from '../support/http.js'
 import { eventually, startGatewayWithInstance, testConfig, uniqueName } from '../support/testEngines.js'
+import { completedJob } from '../support/ingestion.js'
 
 let harness: Awaited<ReturnType<typeof startGatewayWithInstance>>
 let instance: CreatedInstance
@@ -495,10 +496,7 @@ describe('a change of what is stored rebuilds the projections', () => {
       mode: 'fast',
       user_id: user,
     })
-    const job = await eventually(async () => {
-      const status = await api.memories.status(created.ingestion_id)
-      return status.status === 'completed' ? status : undefined
-    }, 60_000)
+    const job = await completedJob(api, created.ingestion_id)
     expect(job.memory_ids).toBeDefined()
     return job.memory_ids ?? []
   }

@@ -18,6 +18,7 @@ import {
 } from '@memory-service/contracts'
 import { createTestClient, refusal, request, type Exchange } from '../support/http.js'
 import { eventually, startGatewayWithInstance, uniqueName } from '../support/testEngines.js'
+import { completedJob } from '../support/ingestion.js'
 
 let harness: Awaited<ReturnType<typeof startGatewayWithInstance>>
 let instance: CreatedInstance
@@ -266,10 +267,7 @@ describe('compaction', () => {
     )
 
     // Extraction happens after compaction: the compacted turns became memories of the user.
-    const job = await eventually(async () => {
-      const status = await client.memories.status(String(compacted.ingestion_id))
-      return status.status === 'completed' ? status : undefined
-    }, 60_000)
+    const job = await completedJob(client, String(compacted.ingestion_id))
     expect(job.memory_ids?.length).toBeGreaterThan(0)
     const withMemories = await eventually(async () => {
       const found = await context(transcriptId, { user_id: user, query: 'where does Clara work' })

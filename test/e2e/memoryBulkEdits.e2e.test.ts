@@ -15,6 +15,7 @@ import type {
 } from '@memory-service/contracts'
 import { createTestClient, refusal, request } from '../support/http.js'
 import { eventually, readTopicToEnd, startGatewayWithInstance, uniqueName } from '../support/testEngines.js'
+import { completedJob } from '../support/ingestion.js'
 
 let harness: Awaited<ReturnType<typeof startGatewayWithInstance>>
 let instance: CreatedInstance
@@ -35,10 +36,7 @@ async function remember(
     user_id: user,
     metadata,
   })
-  const job = await eventually(async () => {
-    const status = await api.memories.status(created.ingestion_id)
-    return status.status === 'completed' ? status : undefined
-  }, 60_000)
+  const job = await completedJob(api, created.ingestion_id)
   return job.memory_ids ?? []
 }
 

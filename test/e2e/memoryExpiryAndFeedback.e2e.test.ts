@@ -12,6 +12,7 @@ import { runReplay } from '@memory-service/cli'
 import type { ErrorBody, MemoryChanged, Document } from '@memory-service/contracts'
 import { createTestClient, refusal, request } from '../support/http.js'
 import { eventually, readTopicToEnd, startGatewayWithInstance, uniqueName } from '../support/testEngines.js'
+import { completedJob } from '../support/ingestion.js'
 
 let harness: Awaited<ReturnType<typeof startGatewayWithInstance>>
 let client: MemoryClient
@@ -30,10 +31,7 @@ async function remember(document: string, extra: Partial<Document> = {}): Promis
     user_id: user,
     ...extra,
   })
-  const job = await eventually(async () => {
-    const status = await client.memories.status(created.ingestion_id)
-    return status.status === 'completed' ? status : undefined
-  }, 60_000)
+  const job = await completedJob(client, created.ingestion_id)
   const [memoryId] = job.memory_ids ?? []
   if (!memoryId) throw new Error(`no memory of "${document}"`)
   return memoryId

@@ -9,6 +9,7 @@ import { type MemoryClient } from '@memory-service/client'
 import type { MemoryImportResponse } from '@memory-service/contracts'
 import { createTestClient, refusal, request } from '../support/http.js'
 import { eventually, startGatewayWithInstance } from '../support/testEngines.js'
+import { completedJob } from '../support/ingestion.js'
 
 let harness: Awaited<ReturnType<typeof startGatewayWithInstance>>
 let client: MemoryClient
@@ -34,10 +35,7 @@ const linesOf = (text: string): Line[] =>
 async function importedAll(api: MemoryClient, response: MemoryImportResponse): Promise<void> {
   expect(response.errors).toEqual([])
   for (const result of response.results)
-    await eventually(async () => {
-      const status = await api.memories.status(result.ingestion_id)
-      return status.status === 'completed' ? status : undefined
-    }, 60_000)
+    await completedJob(api, result.ingestion_id)
 }
 
 beforeAll(async () => {

@@ -11,6 +11,7 @@ import { MEMORIES_TOPIC } from '@memory-service/domain'
 import type { ErrorBody, MemoryChanged, MemoryImportResponse } from '@memory-service/contracts'
 import { createTestClient, refusal, request } from '../support/http.js'
 import { eventually, readTopicToEnd, startGatewayWithInstance } from '../support/testEngines.js'
+import { completedJob } from '../support/ingestion.js'
 
 let harness: Awaited<ReturnType<typeof startGatewayWithInstance>>
 let client: MemoryClient
@@ -23,10 +24,7 @@ const fixture = (name: string) =>
 /** Waits for every imported record's job, and answers the memory ids by source id. */
 async function stored(response: MemoryImportResponse): Promise<Map<string, string>> {
   for (const result of response.results)
-    await eventually(async () => {
-      const status = await client.memories.status(result.ingestion_id)
-      return status.status === 'completed' ? status : undefined
-    }, 60_000)
+    await completedJob(client, result.ingestion_id)
   return new Map(response.results.map((result) => [result.external_id, result.memory_id]))
 }
 

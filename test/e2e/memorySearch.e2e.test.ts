@@ -13,6 +13,7 @@ import {
 } from '@memory-service/contracts'
 import { createTestClient, refusal, request, type Exchange } from '../support/http.js'
 import { eventually, readTopicToEnd, startGatewayWithInstance, uniqueName } from '../support/testEngines.js'
+import { completedJob } from '../support/ingestion.js'
 
 let harness: Awaited<ReturnType<typeof startGatewayWithInstance>>
 let instance: CreatedInstance
@@ -48,10 +49,7 @@ async function remember(
     ...scope,
     metadata,
   })
-  const job = await eventually(async () => {
-    const status = await api.memories.status(created.ingestion_id)
-    return status.status === 'completed' ? status : undefined
-  }, 60_000)
+  const job = await completedJob(api, created.ingestion_id)
   expect(job.memory_ids).toBeDefined()
   return job.memory_ids ?? []
 }
@@ -257,10 +255,7 @@ async function ingestAndFinish(
   const { results } = await api.memories.ingestBatch(documents)
   const memoryIds: string[] = []
   for (const accepted of results) {
-    const job = await eventually(async () => {
-      const status = await api.memories.status(accepted.ingestion_id)
-      return status.status === 'completed' ? status : undefined
-    }, 60_000)
+    const job = await completedJob(api, accepted.ingestion_id)
     memoryIds.push(...(job.memory_ids ?? []))
   }
   return memoryIds

@@ -10,6 +10,7 @@ import { type MemoryClient } from '@memory-service/client'
 import { type Memory } from '@memory-service/contracts'
 import { createTestClient, refusal } from '../support/http.js'
 import { eventually, startGatewayWithInstance, uniqueName } from '../support/testEngines.js'
+import { completedJob } from '../support/ingestion.js'
 
 let harness: Awaited<ReturnType<typeof startGatewayWithInstance>>
 let client: MemoryClient
@@ -29,10 +30,7 @@ async function remember(userId: string, { text, at }: { text: string; at: string
     mode: 'fast',
     user_id: userId,
   })
-  const job = await eventually(async () => {
-    const status = await client.memories.status(ingestion_id)
-    return status.status === 'completed' ? status : undefined
-  }, 60_000)
+  const job = await completedJob(client, ingestion_id)
   const [memoryId] = job.memory_ids ?? []
   expect(memoryId).toBeDefined()
   return { ingestionId: ingestion_id, memoryId: memoryId ?? '' }

@@ -20,6 +20,7 @@ import { runReembed, runVerify } from '@memory-service/cli'
 import { createTestClient } from '../support/http.js'
 import { createHashingEmbedder } from '../support/hashingEmbedder.js'
 import { eventually, readTopicToEnd, startGatewayWithInstance, uniqueName } from '../support/testEngines.js'
+import { completedJob } from '../support/ingestion.js'
 
 let harness: Awaited<ReturnType<typeof startGatewayWithInstance>>
 let elasticsearch: Client
@@ -65,10 +66,7 @@ async function remember(client: MemoryClient, owner: string): Promise<string[]> 
     ...batch.results.map((result) => result.ingestion_id),
     ...single.map((accepted) => accepted.ingestion_id),
   ]) {
-    const job = await eventually(async () => {
-      const status = await client.memories.status(ingestionId)
-      return status.status === 'completed' ? status : undefined
-    }, 60_000)
+    const job = await completedJob(client, ingestionId)
     ids.push(...(job.memory_ids ?? []))
   }
   return ids

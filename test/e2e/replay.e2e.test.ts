@@ -19,6 +19,7 @@ import type { Client } from '@elastic/elasticsearch'
 import { runReplay, runVerify } from '@memory-service/cli'
 import { createTestClient, statusOf } from '../support/http.js'
 import { eventually, startGatewayWithInstance, uniqueName } from '../support/testEngines.js'
+import { completedJob } from '../support/ingestion.js'
 
 let harness: Awaited<ReturnType<typeof startGatewayWithInstance>>
 let client: MemoryClient
@@ -35,10 +36,7 @@ async function remember(document: string): Promise<string[]> {
     document_created_at: '2024-06-01T09:00:00.000Z',
     user_id: userId,
   })
-  const job = await eventually(async () => {
-    const status = await client.memories.status(created.ingestion_id)
-    return status.status === 'completed' ? status : undefined
-  }, 60_000)
+  const job = await completedJob(client, created.ingestion_id)
   expect(job.memory_ids).toBeDefined()
   return job.memory_ids ?? []
 }

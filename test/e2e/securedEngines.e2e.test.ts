@@ -34,6 +34,7 @@ import {
 import { securedNeo4jUri, securedNeo4jUser } from '../../infra/stack/securedNeo4j.js'
 import { createTestClient } from '../support/http.js'
 import { eventually, startGatewayWithInstance, testConfig, uniqueName } from '../support/testEngines.js'
+import { completedJob } from '../support/ingestion.js'
 
 const tlsDir = join(testConfig().stateDir, 'tls')
 const caFile = securedKafkaFiles(tlsDir).caFile
@@ -121,10 +122,7 @@ describe('on a secured Kafka (SASL_SSL, SCRAM-SHA-512), Elasticsearch (a user, T
       document_created_at: '2024-05-02T10:00:00.000Z',
       user_id: userId,
     })
-    const job = await eventually(async () => {
-      const status = await client.memories.status(created.ingestion_id)
-      return status.status === 'completed' ? status : undefined
-    }, 60_000)
+    const job = await completedJob(client, created.ingestion_id)
     expect(job.memory_ids?.length).toBeGreaterThan(0)
     const found = await eventually(async () => {
       const reply = await client.memories.search({

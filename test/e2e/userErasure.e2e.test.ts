@@ -22,6 +22,7 @@ import {
 } from '@memory-service/domain'
 import { createConversationProjection } from '@memory-service/read-models'
 import { eventually, startGatewayWithInstance, uniqueName } from '../support/testEngines.js'
+import { completedJob } from '../support/ingestion.js'
 
 let harness: Awaited<ReturnType<typeof startGatewayWithInstance>>
 let client: MemoryClient
@@ -40,10 +41,7 @@ async function remember(userId: string, document: string): Promise<string[]> {
     mode: 'long-range',
     user_id: userId,
   })
-  const job = await eventually(async () => {
-    const status = await client.memories.status(accepted.ingestion_id)
-    return status.status === 'completed' ? status : undefined
-  }, 60_000)
+  const job = await completedJob(client, accepted.ingestion_id)
   return job.memory_ids ?? []
 }
 

@@ -9,6 +9,7 @@ import { type MemoryClient } from '@memory-service/client'
 import type { UserProfile } from '@memory-service/contracts'
 import { createTestClient, refusal } from '../support/http.js'
 import { eventually, startGatewayWithInstance, uniqueName } from '../support/testEngines.js'
+import { completedJob } from '../support/ingestion.js'
 
 let harness: Awaited<ReturnType<typeof startGatewayWithInstance>>
 let client: MemoryClient
@@ -21,10 +22,7 @@ async function remember(userId: string, document: string, at: string): Promise<s
     mode: 'fast',
     user_id: userId,
   })
-  const job = await eventually(async () => {
-    const status = await client.memories.status(ingestion_id)
-    return status.status === 'completed' ? status : undefined
-  }, 60_000)
+  const job = await completedJob(client, ingestion_id)
   return job.memory_ids?.[0] ?? ''
 }
 
