@@ -27,6 +27,33 @@ export function useLoad<T>(
   return { ...state, reload: () => setTick((value) => value + 1) }
 }
 
+/**
+ * A request a form sends when submitted: its last answer, the error of the last attempt, and whether one is under
+ * way. The last answer stays on screen while the next is fetched and when it fails.
+ */
+export function useSubmit<T>(): {
+  data: T | undefined
+  error: unknown
+  busy: boolean
+  run: (send: () => Promise<T>) => Promise<void>
+} {
+  const [state, setState] = useState<{ data: T | undefined; error: unknown; busy: boolean }>({
+    data: undefined,
+    error: undefined,
+    busy: false,
+  })
+  const run = async (send: () => Promise<T>) => {
+    setState((previous) => ({ ...previous, error: undefined, busy: true }))
+    try {
+      const data = await send()
+      setState({ data, error: undefined, busy: false })
+    } catch (error) {
+      setState((previous) => ({ ...previous, error, busy: false }))
+    }
+  }
+  return { ...state, run }
+}
+
 /** An API error as the spec reports it: its code first (what a reader can search the docs for), then the message. */
 /** The fields a 400 names (`details.fields`), which say what to change. */
 function fieldsOf(error: ApiError): [string, string][] {

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks'
 import type { Compaction, ConversationContext } from '@memory-service/contracts'
 import type { Api } from '../api.js'
 import type { Route } from '../main.js'
-import { ErrorNotice, Field, Table } from '../components.js'
+import { ErrorNotice, Field, Table, useSubmit } from '../components.js'
 import { formatNumber } from '../format.js'
 
 export function ConversationsPage(props: { api: Api; route: Route }) {
@@ -13,45 +13,28 @@ export function ConversationsPage(props: { api: Api; route: Route }) {
     query: '',
     max_tokens: 2000,
   })
-  const [answer, setAnswer] = useState<{
-    context?: ConversationContext
-    compaction?: Compaction
-    error?: unknown
-    busy: boolean
-  }>({ busy: false })
+  const answer = useSubmit<{ context: ConversationContext; compaction?: Compaction }>()
   const path = `/v1/conversations/${encodeURIComponent(form.conversation_id)}`
-  const load = async (event?: Event) => {
-    event?.preventDefault()
-    setAnswer({ busy: true })
-    try {
-      const context = await api.get<ConversationContext>(`${path}/context`, {
-        user_id: form.user_id,
-        query: form.query || undefined,
-        max_tokens: form.max_tokens,
-      })
-      setAnswer({ busy: false, context })
-    } catch (error) {
-      setAnswer({ busy: false, error })
-    }
+  const contextOf = (query?: string) =>
+    api.get<ConversationContext>(`${path}/context`, {
+      user_id: form.user_id,
+      query: query || undefined,
+      max_tokens: form.max_tokens,
+    })
+  const load = (event: Event) => {
+    event.preventDefault()
+    void answer.run(async () => ({ context: await contextOf(form.query) }))
   }
-  const compact = async () => {
-    setAnswer({ ...answer, busy: true })
-    try {
+  const compact = () =>
+    answer.run(async () => {
       const compaction = await api.send<Compaction>('POST', `${path}/compact`, { user_id: form.user_id })
-      const context = await api.get<ConversationContext>(`${path}/context`, {
-        user_id: form.user_id,
-        max_tokens: form.max_tokens,
-      })
-      setAnswer({ busy: false, compaction, context })
-    } catch (error) {
-      setAnswer({ ...answer, busy: false, error })
-    }
-  }
-  const context = answer.context
+      return { compaction, context: await contextOf() }
+    })
+  const context = answer.data?.context
   return (
     <>
       <h1>Conversations</h1>
-      <form class="toolbar" onSubmit={(event) => void load(event)} aria-label="Look up a conversation">
+      <form class="toolbar" onSubmit={load} aria-label="Look up a conversation">
         <Field label="Conversation id">
           <input
             name="conversation_id"
@@ -98,11 +81,11 @@ export function ConversationsPage(props: { api: Api; route: Route }) {
         ) : null}
       </form>
       <ErrorNotice error={answer.error} />
-      {answer.compaction ? (
+      {answer.data?.compaction ? (
         <p class="notice" role="status">
-          Compaction: {answer.compaction.status}, {answer.compaction.compacted_turns} turns folded
-          {answer.compaction.compression_ratio !== null
-            ? `, ratio ${formatNumber(answer.compaction.compression_ratio)}`
+          Compaction: {answer.data.compaction.status}, {answer.data.compaction.compacted_turns} turns folded
+          {answer.data.compaction.compression_ratio !== null
+            ? `, ratio ${formatNumber(answer.data.compaction.compression_ratio)}`
             : ''}
         </p>
       ) : null}

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks'
 import type { UserProfile } from '@memory-service/contracts'
 import type { Api } from '../api.js'
 import type { Route } from '../main.js'
-import { ErrorNotice, Field, Table } from '../components.js'
+import { ErrorNotice, Field, Table, useSubmit } from '../components.js'
 
 type Fact = UserProfile['subjects'][number]['attributes'][number]
 
@@ -10,26 +10,20 @@ type Fact = UserProfile['subjects'][number]['attributes'][number]
 export function UsersPage(props: { api: Api; route: Route }) {
   const { api } = props
   const [form, setForm] = useState({ user_id: props.route.rest[0] ?? '', as_of: '' })
-  const [answer, setAnswer] = useState<{ profile?: UserProfile; error?: unknown; busy: boolean }>({
-    busy: false,
-  })
-  const load = async (event?: Event) => {
-    event?.preventDefault()
-    setAnswer({ busy: true })
-    try {
-      const profile = await api.get<UserProfile>(`/v1/users/${encodeURIComponent(form.user_id)}/profile`, {
+  const answer = useSubmit<UserProfile>()
+  const load = (event: Event) => {
+    event.preventDefault()
+    void answer.run(() =>
+      api.get<UserProfile>(`/v1/users/${encodeURIComponent(form.user_id)}/profile`, {
         as_of: form.as_of ? new Date(form.as_of).toISOString() : undefined,
-      })
-      setAnswer({ busy: false, profile })
-    } catch (error) {
-      setAnswer({ busy: false, error })
-    }
+      }),
+    )
   }
-  const profile = answer.profile
+  const profile = answer.data
   return (
     <>
       <h1>Users</h1>
-      <form class="toolbar" onSubmit={(event) => void load(event)} aria-label="Look up a user's profile">
+      <form class="toolbar" onSubmit={load} aria-label="Look up a user's profile">
         <Field label="User id">
           <input
             name="user_id"
