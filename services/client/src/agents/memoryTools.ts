@@ -50,6 +50,26 @@ const consoleLogger = {
     console.warn(`[memory-service] ${message}`, details ?? {}),
 }
 
+/**
+ * A read tool's answer: what was read, or `{ available: false }` after a logged warning, so that the model learns
+ * memory is unavailable and the agent carries on without it.
+ */
+async function readOrUnavailable<T extends object>(
+  logger: NonNullable<MemoryToolOptions['logger']>,
+  warning: string,
+  read: () => Promise<T>,
+): Promise<({ available: true } & T) | { available: false }> {
+  try {
+    return { available: true, ...(await read()) }
+  } catch (error) {
+    logger.warn(warning, {
+      error: (error as Error).message,
+      code: (error as { code?: string }).code,
+    })
+    return { available: false }
+  }
+}
+
 interface Scope {
   userId: string
   customerId?: string
@@ -126,34 +146,30 @@ export function createMemorySearchTool(
         },
       },
     },
-    async execute(input, session) {
-      try {
-        const scope = resolveScope(options, session)
-        const found = await client.memories.search({
-          query: input.query,
-          user_id: scope.userId,
-          ...(scope.customerId ? { customer_id: scope.customerId } : {}),
-          limit: input.maxResults ?? 5,
-          mode: options.mode ?? 'accurate',
-        })
-        return {
-          available: true,
-          memories: found.results.map(({ id, type, content, score, created_at }) => ({
-            id,
-            type,
-            content,
-            score,
-            created_at,
-          })),
-        }
-      } catch (error) {
-        logger.warn('memory search unavailable; the agent carries on without memory', {
-          error: (error as Error).message,
-          code: (error as { code?: string }).code,
-        })
-        return { available: false }
-      }
-    },
+    execute: (input, session) =>
+      readOrUnavailable(
+        logger,
+        'memory search unavailable; the agent carries on without memory',
+        async () => {
+          const scope = resolveScope(options, session)
+          const found = await client.memories.search({
+            query: input.query,
+            user_id: scope.userId,
+            ...(scope.customerId ? { customer_id: scope.customerId } : {}),
+            limit: input.maxResults ?? 5,
+            mode: options.mode ?? 'accurate',
+          })
+          return {
+            memories: found.results.map(({ id, type, content, score, created_at }) => ({
+              id,
+              type,
+              content,
+              score,
+              created_at,
+            })),
+          }
+        },
+      ),
   }
 }
 
@@ -185,14 +201,13 @@ export function createMemoryProfileTool(
     description:
       "The user's profile from long-term memory: each changing fact's current value (where they live, where they work, their partner, pets, diet, phone…) and since when. Use it for what holds now; use memory_search for events and details.",
     inputSchema: { type: 'object', additionalProperties: false, properties: {} },
-    async execute(_input, session) {
-      try {
+    execute: (_input, session) =>
+      readOrUnavailable(logger, 'memory profile unavailable; the agent carries on without it', async () => {
         const scope = resolveScope(options, session)
         const profile = await client.users.profile(scope.userId, {
           ...(scope.customerId ? { customer_id: scope.customerId } : {}),
         })
         return {
-          available: true,
           people: profile.subjects.map(({ subject, attributes }) => ({
             subject,
             facts: attributes.map(({ attribute, value, since, content }) => ({
@@ -203,14 +218,7 @@ export function createMemoryProfileTool(
             })),
           })),
         }
-      } catch (error) {
-        logger.warn('memory profile unavailable; the agent carries on without it', {
-          error: (error as Error).message,
-          code: (error as { code?: string }).code,
-        })
-        return { available: false }
-      }
-    },
+      }),
   }
 }
 
