@@ -27,14 +27,15 @@ interface PersonTurn {
 
 const turnsPerSource = { locomo: 120, beam: 60, 'facts-chat': 120 }
 const firstPerson = /\b(?:I|I['’](?:m|ve|ll|d)|[Mm]y|[Mm]e)\b/
-// Prose: no code, no table, and no line opening with a label ("Activity: …", "**Time**: …"). In a transcript whose
-// people are named, a field line inside a message reads like a speaker's line, and nothing in the text tells the two
-// apart (docs/decisions.md: memory formation); that shape is not this test's.
+// Prose: no code, no table, and no line opening with a plain label ("Activity: …"). In a transcript whose people
+// are named, a plain field line inside a message reads like a speaker's line, and nothing in the text tells the two
+// apart (docs/decisions.md: memory formation); that shape is not this test's. A bold one ("**Time**: …") is a field
+// among plain speakers' labels, and is kept.
 const prose = (text: string) =>
   text.length >= 15 &&
   text.length <= 600 &&
   !/```|\|.*\|/.test(text) &&
-  !/^\s*(?:\d+\.\s*)?(?:\*\*|__)?\p{Lu}[\p{L} ]{0,30}(?:\*\*|__)?:\s/mu.test(text)
+  !/^\s*(?:\d+\.\s*)?\p{Lu}[\p{L} ]{0,30}:\s/mu.test(text)
 
 function locomoTurns(): PersonTurn[] {
   const samples = JSON.parse(readFileSync(locomoPath, 'utf8')) as { conversation: Record<string, unknown> }[]
@@ -155,7 +156,8 @@ const read = (text: string): ExtractedStatement[] =>
 /** The turn as the only message of its speaker: how its statements read when nothing else is around. */
 const alone = (turn: PersonTurn, label: string) => read(`${label}: ${turn.text}`)
 
-if (turns.length === 0) console.log('transcript shapes: skipped, no development set is present to draw turns from')
+if (turns.length === 0)
+  console.log('transcript shapes: skipped, no development set is present to draw turns from')
 describe.skipIf(turns.length === 0)('every transcript shape', () => {
   it('has at least 200 person turns from the development sets (each present set its share)', () => {
     const expected = sources.reduce((sum, { name, present }) => sum + (present ? turnsPerSource[name] : 0), 0)

@@ -49,6 +49,8 @@ interface SpeakerLabel {
   rest: string
   /** A role ("User", "Assistant"), not a person's name. */
   isRole: boolean
+  /** Written in bold ("**Priya**:"). */
+  emphasised: boolean
 }
 
 function speakerLabelOf(line: string): SpeakerLabel | null {
@@ -56,13 +58,15 @@ function speakerLabelOf(line: string): SpeakerLabel | null {
   const label = match?.[1]?.trim()
   if (!match || !label) return null
   const rest = match[3] ?? ''
+  const emphasised = /\*\*|__/.test(line.slice(0, line.indexOf(label)))
   const lower = label.toLowerCase()
   const role = roleLabels[lower]
-  if (role !== undefined) return { speaker: role, rest, isRole: true }
+  if (role !== undefined) return { speaker: role, rest, isRole: true, emphasised }
   if (fieldLabels.has(lower) || /^dear\b/i.test(label) || /^\d/.test(label)) return null
   // An assistant with a name of its own is the assistant: its statements are an answer, not a person's life.
-  if (assistantRole.test(match[2]?.trim() ?? '')) return { speaker: 'Assistant', rest, isRole: true }
-  return { speaker: label, rest, isRole: false }
+  if (assistantRole.test(match[2]?.trim() ?? ''))
+    return { speaker: 'Assistant', rest, isRole: true, emphasised }
+  return { speaker: label, rest, isRole: false, emphasised }
 }
 
 /** Roles on the person's side of a chat with an assistant. */
@@ -70,14 +74,23 @@ const userSideRoles = new Set(['User', 'Human', 'Customer'])
 
 /**
  * Which labels start a turn. Where the person's side is a role ("User:"), a "Word: text" line inside a message is a
- * field or a heading of that message ("Action: …", "Solution: …"), not a new speaker. Where it is not, the person
- * talks by name to the assistant ("Priya: …" / "Assistant: …"): a name that labels the first labelled line or two
- * lines or more is a speaker; a name labelling one line inside a message stays part of it.
+ * field or a heading of that message ("Action: …", "Solution: …"), not a new speaker. Otherwise a bold name among
+ * plainly labelled speakers is a heading; and where the person talks by name to the
+ * assistant ("Priya: …" / "Assistant: …"), a name that labels the first labelled line or two lines or more is a
+ * speaker, a name labelling one line inside a message stays part of it.
  */
-function speakerLabels(found: readonly (SpeakerLabel | null)[]): (SpeakerLabel | null)[] {
-  if (!found.some((label) => label?.isRole)) return [...found]
-  if (found.some((label) => label?.isRole && userSideRoles.has(label.speaker)))
-    return found.map((label) => (label?.isRole ? label : null))
+function speakerLabels(all: readonly (SpeakerLabel | null)[]): (SpeakerLabel | null)[] {
+  if (all.some((label) => label?.isRole && userSideRoles.has(label.speaker)))
+    return all.map((label) => (label?.isRole ? label : null))
+  // Where speakers are labelled plainly, a bold label no plain line uses ("**Activity**: …" among "Priya: …" lines)
+  // is a heading of the message it sits in, as markdown writes one (a transcript may set its first speaker in bold,
+  // never a heading in plain).
+  const plainFirst = all.find((label) => label !== null)?.emphasised === false
+  const plain = new Set(all.flatMap((label) => (label && !label.emphasised ? [label.speaker] : [])))
+  const found = all.map((label) =>
+    plainFirst && label && !label.isRole && label.emphasised && !plain.has(label.speaker) ? null : label,
+  )
+  if (!found.some((label) => label?.isRole)) return found
   const counts = new Map<string, number>()
   for (const label of found) if (label) counts.set(label.speaker, (counts.get(label.speaker) ?? 0) + 1)
   const first = found.find((label) => label !== null)

@@ -22,6 +22,26 @@ describe('splitTurns', () => {
     ])
   })
 
+  it('reads a bold label among plainly labelled speakers as a heading of the message, not a speaker', () => {
+    const chat = [
+      'Priya: Here is my Monday:',
+      '**Activity**: Meeting with Laura',
+      '**Time**: 10:30 AM',
+      'Can you check it for conflicts?',
+      'Assistant: No conflicts.',
+    ].join('\n')
+    expect(splitTurns(chat, 'ai-chat-conversation').map(({ speaker }) => speaker)).toEqual([
+      'Priya',
+      'Assistant',
+    ])
+    // The same words as a speaker's plain label elsewhere make it a speaker.
+    expect(
+      splitTurns('Ana: Hi.\n**Ben**: Hello.\nBen: How are you?', 'human-chat-conversation').map(
+        ({ speaker }) => speaker,
+      ),
+    ).toEqual(['Ana', 'Ben', 'Ben'])
+  })
+
   it('names chat roles and accepts them in lower case', () => {
     expect(splitTurns('user: I adopted a dog.\nassistant: Congratulations!', 'ai-chat-conversation')).toEqual(
       [
