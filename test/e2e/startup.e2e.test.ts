@@ -86,9 +86,10 @@ describe('memory-service start', () => {
       readiness.consumers?.map((entry) => [entry.group, entry.topics?.map((topic) => topic.topic)]),
     ).toEqual([
       [deployment.group('memory-pipeline'), [topic('mem.documents.v1')]],
+      [deployment.group('memory-pipeline-bulk'), [topic('mem.documents-bulk.v1')]],
       [
         deployment.group('memory-projector-jobs'),
-        [topic('mem.documents.v1'), topic('mem.ingestion-jobs.v1')],
+        [topic('mem.documents.v1'), topic('mem.documents-bulk.v1'), topic('mem.ingestion-jobs.v1')],
       ],
       [deployment.group('memory-projector-vector'), [topic('mem.memories.v1')]],
       [deployment.group('memory-projector-graph'), [topic('mem.memories.v1')]],

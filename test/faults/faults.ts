@@ -22,6 +22,7 @@ import {
   CONVERSATIONS_TOPIC,
   deployment,
   DOCUMENTS_TOPIC,
+  BULK_DOCUMENTS_TOPIC,
   INGESTION_JOBS_INDEX,
   INGESTION_JOBS_TOPIC,
   ingestionIdFor,
@@ -590,6 +591,7 @@ function scenarios(): Scenario[] {
       fault: async () => {
         poisoned = await poison([
           DOCUMENTS_TOPIC,
+          BULK_DOCUMENTS_TOPIC,
           CONVERSATION_EVENTS_TOPIC,
           CONVERSATIONS_TOPIC,
           INGESTION_JOBS_TOPIC,

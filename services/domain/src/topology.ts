@@ -51,7 +51,10 @@ export const deployment: DeploymentTopology = topologyFor(parseNamespace(process
 
 /** Kafka topics: what was accepted, in order. */
 export const CONTROL_TOPIC = deployment.topic('mem.control.v1')
+/** Documents of interactive writes: the pipeline's interactive lane, formed first. */
 export const DOCUMENTS_TOPIC = deployment.topic('mem.documents.v1')
+/** Documents accepted in bulk (batches, imports, transcripts): the pipeline's bulk lane. */
+export const BULK_DOCUMENTS_TOPIC = deployment.topic('mem.documents-bulk.v1')
 export const CONVERSATION_EVENTS_TOPIC = deployment.topic('mem.conversation-events.v1')
 export const CONVERSATIONS_TOPIC = deployment.topic('mem.conversations.v1')
 export const INGESTION_JOBS_TOPIC = deployment.topic('mem.ingestion-jobs.v1')
@@ -62,6 +65,8 @@ export const DEAD_LETTER_TOPIC = deployment.topic('mem.dead-letter.v1')
 /** The consumer group of each long-running consumer; a rebuild uses a group of its own per generation. */
 export const serviceConsumerGroups = {
   pipeline: deployment.group('memory-pipeline'),
+  /** The pipeline's bulk lane: a group of its own, so its backlog is measured apart and never holds the other. */
+  pipelineBulk: deployment.group('memory-pipeline-bulk'),
   jobs: deployment.group('memory-projector-jobs'),
   vector: deployment.group('memory-projector-vector'),
   graph: deployment.group('memory-projector-graph'),

@@ -99,6 +99,7 @@ const requiredDependencies: Record<keyof RouteDependencies | 'logger', true> = {
   tenancy: true,
   events: true,
   documents: true,
+  bulkBacklog: true,
   jobs: true,
   memories: true,
   search: true,

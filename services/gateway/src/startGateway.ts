@@ -1,7 +1,13 @@
 import type { AnticipationStats } from './grpc/anticipationScheduler.js'
 import type { EventStreamDependencies } from './grpc/eventStreamService.js'
 import { checkDependencies, exposeConsumerLag, type Engines, type Logger } from '@memory-service/engines'
-import { createConsumerLagReader, type ControlPlane, type EventRecorder } from '@memory-service/log'
+import {
+  consumerGroupsToWatch,
+  createConsumerLagReader,
+  type ControlPlane,
+  type EventRecorder,
+} from '@memory-service/log'
+import { serviceConsumerGroups } from '@memory-service/domain'
 import { type ServiceConfig } from '@memory-service/contracts'
 import { type TenancyCommands, type DocumentIngestor, type MemoryEditor } from '@memory-service/commands'
 import {
@@ -12,6 +18,7 @@ import {
 } from '@memory-service/read-models'
 import { buildApp, type AppDependencies } from './app.js'
 import { startGrpcServer } from './grpc/grpcServer.js'
+import { createBulkBacklog } from './http/bulkBacklog.js'
 import { createRateLimiter } from './http/rateLimiter.js'
 
 export interface RunningGateway {
@@ -58,6 +65,13 @@ export async function startGateway(
   // gRPC health check, polled by Watch, stays on the dependency checks alone.
   const consumerLag = createConsumerLagReader(deps.engines.kafka)
   const stopLagMetrics = exposeConsumerLag(() => consumerLag.read())
+  const bulkLane = consumerGroupsToWatch.filter(
+    (watched) => watched.group === serviceConsumerGroups.pipelineBulk,
+  )
+  const bulkBacklog = createBulkBacklog(async () => {
+    const [lag] = await consumerLag.read(bulkLane)
+    return lag && 'lag' in lag ? lag.lag : null
+  })
   const checkReadinessWithLag = async () => {
     const [readiness, consumers] = await Promise.all([checkReadiness(), consumerLag.read()])
     return { ...readiness, consumers }
@@ -74,6 +88,7 @@ export async function startGateway(
     tenancy: deps.tenancy,
     events: deps.events,
     documents: deps.documents,
+    bulkBacklog,
     jobs: deps.jobs,
     memories: deps.memories,
     search: deps.search,

@@ -39,6 +39,7 @@ import {
   type FactScope,
   type StoredFactVersion,
 } from '@memory-service/commands'
+import { freeTurns, type StageTurns } from './lanes.js'
 
 /** What the pipeline needs from the outside world; the worker wires engines in, tests inject faults. */
 export interface PipelinePorts {
@@ -399,7 +400,15 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
     }
   }
 
-  async function process(event: ConsumedEvent<DocumentAccepted>, log: Logger): Promise<DocumentOutcome> {
+  /**
+   * `turns` share the processor between the lanes (lanes.ts): a turn is awaited before each stage that takes it
+   * (extraction, embedding, fact reading), and it is given up before supersession, which only reads and writes.
+   */
+  async function process(
+    event: ConsumedEvent<DocumentAccepted>,
+    log: Logger,
+    turns: StageTurns = freeTurns,
+  ): Promise<DocumentOutcome> {
     const accepted = event.payload
     const correlationId = event.correlationId ?? accepted.ingestion_id
     const status = await ports.jobStatus(accepted.ingestion_id)
@@ -425,6 +434,7 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
     let statements: ExtractedStatement[] = []
     let usage: ExtractionResult['usage']
     try {
+      await turns.waitTurn()
       const extracted = await extract(accepted)
       statements = extracted.statements
       usage = extracted.usage
@@ -496,6 +506,7 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
     const contextual = context ? contents.map((content) => contextualTextOf(content, context)) : []
     // An imported memory's vector is used when it comes from our model; any other model's is not comparable.
     const given = givenVectorOf(accepted)
+    await turns.waitTurn()
     const { vectors, errors: embeddingErrors } = given
       ? { vectors: [given], errors: [] }
       : await embedAll([...contents, ...contextual], (index) =>
@@ -508,6 +519,7 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
       deadLetterErrors.push({ ...error, ...(attempts !== undefined ? { attempts } : {}) })
     }
     const statementVectors = vectors.slice(0, contents.length)
+    await turns.waitTurn()
     const read = await readFacts(accepted, resolved, statementVectors, log)
     const formed = memoryEvents(
       accepted,
@@ -605,6 +617,7 @@ export function createDocumentPipeline(ports: PipelinePorts, settings: PipelineS
     // Versions of one fact are settled one document at a time (factSupersession.ts). The model's decisions name
     // their versions themselves.
     const stated = factsOf(memories)
+    turns.doneWithProcessor()
     const release = await facts.lock(stated)
     try {
       const superseding = await withRetry(

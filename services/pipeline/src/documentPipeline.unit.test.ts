@@ -14,6 +14,7 @@ import {
   type MemoryChanged,
 } from '@memory-service/contracts'
 import { createDocumentPipeline } from './documentPipeline.js'
+import { createLaneScheduler, type StageTurns } from './lanes.js'
 
 const accepted: DocumentAccepted = {
   type: 'document_accepted',
@@ -101,10 +102,11 @@ function harness(
     { retry: { maxAttempts: 3, baseDelayMs: 1, sleep: async () => undefined }, embeddingGroupSize: 2 },
   )
   return {
-    run: () =>
+    run: (turns?: StageTurns) =>
       pipeline.process(
         { ...event, payload: options.accepted ?? accepted },
         createLogger({ level: 'silent', name: 'pipeline-test' }),
+        turns,
       ),
     jobs,
     memories,
@@ -115,6 +117,37 @@ function harness(
 }
 
 describe('document pipeline', () => {
+  it('forms a bulk document only in its turns: held before its first stage while an interactive one needs the processor', async () => {
+    const lanes = createLaneScheduler()
+    const bulk = harness(async () => ({ statements: [statement('Caroline likes tea.', ['Caroline'])] }))
+    const interactive = lanes.interactiveTurns()
+    const running = bulk.run(lanes.bulkTurns())
+    for (let round = 0; round < 20; round += 1) await Promise.resolve()
+    expect(bulk.extractions()).toBe(0)
+    expect(lanes.state().heldBack).toBe(1)
+    interactive.doneWithProcessor()
+    const outcome = await running
+    expect(outcome.job.status).toBe('completed')
+    expect(bulk.memories).toHaveLength(1)
+  })
+
+  it('gives its turn up once its memories are formed, before writing them', async () => {
+    const lanes = createLaneScheduler()
+    const interactive = lanes.interactiveTurns()
+    let heldWhenPublished: number | undefined
+    const run = harness(async () => ({ statements: [statement('Caroline likes tea.', ['Caroline'])] }))
+    const outcome = await run.run({
+      waitTurn: () => interactive.waitTurn(),
+      doneWithProcessor: () => {
+        interactive.doneWithProcessor()
+        heldWhenPublished ??= run.memories.length
+      },
+    })
+    expect(outcome.job.status).toBe('completed')
+    expect(heldWhenPublished).toBe(0)
+    expect(lanes.state().interactive).toBe(0)
+  })
+
   it('stores every statement and publishes job transitions in version order, ending completed', async () => {
     const run = harness(async () => ({
       statements: [statement('Caroline likes tea.', ['Caroline']), statement('Sky is blue.')],

@@ -2,6 +2,7 @@ export { startPipelineService, type PipelineServiceOptions } from './main.js'
 export {
   startPipeline,
   PIPELINE_GROUP,
+  PIPELINE_BULK_GROUP,
   type PipelineDependencies,
   type RunningPipeline,
 } from './startPipeline.js'

@@ -4,6 +4,7 @@ import {
   createDeadLetterWriter,
   createEventConsumer,
   createEventProducer,
+  type DeadLetterWriter,
 } from '@memory-service/log'
 import {
   waitForDependencies,
@@ -23,7 +24,7 @@ import {
 import {
   DOCUMENT_SUBJECT,
   documentAcceptedSchema,
-  DOCUMENTS_TOPIC,
+  documentsTopicOf,
   entityKey,
   INGESTION_JOB_SUBJECT,
   ingestionJobChangedSchema,
@@ -36,15 +37,18 @@ import {
   USAGE_SUBJECT,
   USAGE_TOPIC,
   usageRecordedSchema,
+  type DocumentLane,
   type Extractor,
   type IngestionJob,
   serviceConsumerGroups,
 } from '@memory-service/domain'
 import { type DocumentAccepted, type ServiceConfig } from '@memory-service/contracts'
 import { createDocumentPipeline, type PipelinePorts } from './documentPipeline.js'
+import { createLaneScheduler } from './lanes.js'
 import type { StoredEntity } from '@memory-service/domain'
 
 export const PIPELINE_GROUP = serviceConsumerGroups.pipeline
+export const PIPELINE_BULK_GROUP = serviceConsumerGroups.pipelineBulk
 const memoriesPerRequest = 50
 
 export interface RunningPipeline {
@@ -57,8 +61,10 @@ export interface PipelineDependencies {
   embedder: Embedder
   /** With an LLM configured: decides how new statements change existing memories (documentPipeline.ts). */
   factDecider?: FactDecider
-  /** Consumer group; tests give each run its own. */
+  /** Consumer group of the interactive lane; tests give each run its own. */
   groupId?: string
+  /** Consumer group of the bulk lane; tests give each run its own. */
+  bulkGroupId?: string
   /**
    * Whether the vector projection stores a memory (its instance's active configuration); a job waits only for
    * those to be readable. All of them without it.
@@ -163,7 +169,17 @@ export async function startPipeline(
   const producer = await createEventProducer(engines.kafka, engines.schemaCodec)
   // Partitions processed at once each append a few events per document; merged, they share produce requests.
   const appender = createCoalescingAppender(producer)
-  const deadLetters = createDeadLetterWriter(producer, groupId)
+  const bulkGroupId = dependencies.bulkGroupId ?? PIPELINE_BULK_GROUP
+  const laneDeadLetters: Record<DocumentLane, DeadLetterWriter> = {
+    interactive: createDeadLetterWriter(producer, groupId),
+    bulk: createDeadLetterWriter(producer, bulkGroupId),
+  }
+  const bulkTopic = documentsTopicOf('bulk')
+  // A document is parked under the group of the lane it came by.
+  const deadLetters: DeadLetterWriter = {
+    write: (record, errors) =>
+      laneDeadLetters[record.topic === bulkTopic ? 'bulk' : 'interactive'].write(record, errors),
+  }
   const jobs = createElasticsearchStore<IngestionJob>(engines.elasticsearch, INGESTION_JOBS_INDEX)
   const memories = createMemoryStore(engines.elasticsearch)
   const { config } = dependencies
@@ -249,38 +265,49 @@ export async function startPipeline(
     { retry: { maxAttempts: config.pipeline.maxAttempts, baseDelayMs: config.pipeline.retryBaseMs } },
   )
 
-  const consumer = await createEventConsumer<DocumentAccepted>({
-    kafka: engines.kafka,
-    codec: engines.schemaCodec,
-    logger,
-    groupId,
-    topics: [DOCUMENTS_TOPIC],
-    fromBeginning: true,
-    partitionsConsumedConcurrently: config.pipeline.concurrency,
-    handleConcurrency: config.pipeline.documentsPerPartition,
-    onUndecodable: (record, error) =>
-      deadLetters.write(record, [
-        {
-          stage: 'extraction',
-          code: 'UNDECODABLE_RECORD',
-          message: error instanceof Error ? error.message : String(error),
-        },
-      ]),
-    handle: async (event, log) => {
-      const startedAt = performance.now()
-      const outcome = await pipeline.process(event, log)
-      const status = outcome.skipped ? 'skipped' : outcome.job.status
-      pipelineDocuments.inc({ outcome: status })
-      pipelineDocumentDuration.observe({ outcome: status }, secondsSince(startedAt))
-    },
-  })
+  // Two lanes, each a consumer group of its own (lanes.ts): the interactive lane's documents are formed first.
+  const lanes = createLaneScheduler()
+  const consumeLane = (lane: DocumentLane) => {
+    const laneGroup = lane === 'bulk' ? bulkGroupId : groupId
+    return createEventConsumer<DocumentAccepted>({
+      kafka: engines.kafka,
+      codec: engines.schemaCodec,
+      logger: logger.child({ lane }),
+      groupId: laneGroup,
+      topics: [documentsTopicOf(lane)],
+      fromBeginning: true,
+      partitionsConsumedConcurrently: config.pipeline.concurrency,
+      handleConcurrency: config.pipeline.documentsPerPartition,
+      onUndecodable: (record, error) =>
+        laneDeadLetters[lane].write(record, [
+          {
+            stage: 'extraction',
+            code: 'UNDECODABLE_RECORD',
+            message: error instanceof Error ? error.message : String(error),
+          },
+        ]),
+      handle: async (event, log) => {
+        const startedAt = performance.now()
+        const turns = lane === 'bulk' ? lanes.bulkTurns() : lanes.interactiveTurns()
+        try {
+          const outcome = await pipeline.process(event, log, turns)
+          const status = outcome.skipped ? 'skipped' : outcome.job.status
+          pipelineDocuments.inc({ outcome: status })
+          pipelineDocumentDuration.observe({ outcome: status }, secondsSince(startedAt))
+        } finally {
+          turns.doneWithProcessor()
+        }
+      },
+    })
+  }
+  const consumers = [await consumeLane('interactive'), await consumeLane('bulk')]
   logger.info(
-    { groupId, extractor: dependencies.extractor.name, embedder: dependencies.embedder.model },
+    { groupId, bulkGroupId, extractor: dependencies.extractor.name, embedder: dependencies.embedder.model },
     'pipeline worker ready',
   )
   return {
     async close() {
-      await consumer.close()
+      await Promise.all(consumers.map((consumer) => consumer.close()))
       await producer.close()
     },
   }

@@ -16,6 +16,7 @@ import {
 } from '@memory-service/log'
 import {
   DOCUMENTS_TOPIC,
+  BULK_DOCUMENTS_TOPIC,
   INGESTION_JOBS_INDEX,
   INGESTION_JOBS_TOPIC,
   MEMORIES_ALIAS,
@@ -150,7 +151,7 @@ export async function startProjectors(
         ...common,
         logger: logger.child({ projection: 'jobs' }),
         ...parking(group(projectionGroups.jobs)),
-        topics: [DOCUMENTS_TOPIC, INGESTION_JOBS_TOPIC],
+        topics: [DOCUMENTS_TOPIC, BULK_DOCUMENTS_TOPIC, INGESTION_JOBS_TOPIC],
         handleBatch: (events) => projectJobs(events),
       }),
     vector: () =>

@@ -1097,6 +1097,13 @@ class DocumentBatchResponse(BaseModel):
     )
     results: list[DocumentBatchResponseResult]
     errors: list[DocumentBatchResponseError]
+    bulk_queued: Annotated[
+        int | None,
+        Field(
+            description='Documents of the bulk lane (batches and imports, of every instance) accepted and not yet formed into memories when this batch was accepted, read at most 2 s before: these documents are formed after them, and documents written one at a time (POST /v1/memories, compactions) go ahead of them all. Absent when the backlog could not be read.',
+            ge=0,
+        ),
+    ] = None
 
 
 class ErrorBody(BaseModel):

@@ -195,6 +195,8 @@ export function createCompactor(deps: CompactorDependencies) {
           },
         ],
         correlationId,
+        // A conversation going on now: its memories are wanted in its next turns.
+        'interactive',
       )
       const ingestionId = queued && 'ingestionId' in queued ? queued.ingestionId : null
       if (queued && 'error' in queued && queued.error.code !== 'DOCUMENT_ALREADY_INGESTED') throw queued.error

@@ -9,7 +9,8 @@ import {
   batchContextsOf,
   documentExpiryOf,
   DOCUMENT_SUBJECT,
-  DOCUMENTS_TOPIC,
+  documentsTopicOf,
+  type DocumentLane,
   ingestionIdFor,
   jobDocumentOf,
   toDocumentAccepted,
@@ -26,12 +27,15 @@ export interface DocumentIngestor {
    * its job is recorded as queued. One outcome per document, in order. The claim keeps a second request out; what
    * keeps a second *append* harmless (after an ambiguous send, a released or taken-over claim) is the ingestion id,
    * derived from the document_id: the pipeline skips a finished ingestion and derives memory ids from it.
+   * `lane` says which of the pipeline's lanes forms them: `interactive` for what an agent writes one at a time,
+   * `bulk` for batches and imports.
    * @throws AppError SERVICE_UNAVAILABLE from the claim store when it cannot be reached (nothing was queued)
    */
   ingest(
     scope: { instanceId: string; clientId: string },
     documents: (Document & Pick<DocumentAccepted, 'imported'>)[],
     correlationId: string,
+    lane: DocumentLane,
   ): Promise<IngestOutcome[]>
 }
 
@@ -54,7 +58,8 @@ export function createDocumentIngestor(options: DocumentIngestorOptions): Docume
   const newIngestionId = options.newIngestionId ?? (() => `ing_${randomBytes(16).toString('hex')}`)
 
   return {
-    async ingest(scope, documents, correlationId) {
+    async ingest(scope, documents, correlationId, lane) {
+      const topic = documentsTopicOf(lane)
       const ingestionIds = documents.map((document) =>
         document.document_id ? ingestionIdFor(scope.instanceId, document.document_id) : newIngestionId(),
       )
@@ -121,7 +126,7 @@ export function createDocumentIngestor(options: DocumentIngestorOptions): Docume
       const sends = await Promise.allSettled(
         pending.map(({ document, index }, position) => {
           const ingestionId = ingestionIds[index] ?? ''
-          return options.producer.append(DOCUMENTS_TOPIC, [
+          return options.producer.append(topic, [
             {
               key: `${scope.instanceId}/${document.document_id ?? ingestionId}`,
               subject: DOCUMENT_SUBJECT,

@@ -107,16 +107,17 @@ describe('document ingestion after a failure', () => {
       scope,
       [document(documentId)],
       'corr-1',
+      'interactive',
     )
     expect(idOf(first)).toBe('SERVICE_UNAVAILABLE')
 
-    const [retry] = await ingestor({ claims }).ingest(scope, [document(documentId)], 'corr-2')
+    const [retry] = await ingestor({ claims }).ingest(scope, [document(documentId)], 'corr-2', 'interactive')
     const ingestionId = ingestionIdFor(scope.instanceId, documentId)
     expect(idOf(retry)).toBe(ingestionId)
     // Both appends are in the log, as one ingestion.
     expect(await appendedIngestions(documentId)).toEqual([ingestionId, ingestionId])
 
-    const [third] = await ingestor({ claims }).ingest(scope, [document(documentId)], 'corr-3')
+    const [third] = await ingestor({ claims }).ingest(scope, [document(documentId)], 'corr-3', 'interactive')
     expect(third && 'error' in third ? third.error.details : undefined).toMatchObject({
       ingestion_id: ingestionId,
     })
@@ -130,6 +131,7 @@ describe('document ingestion after a failure', () => {
       scope,
       [document(documentId)],
       'corr-1',
+      'interactive',
     )
     const survivor = createClaimStore(elasticsearch, {
       index: claimsIndex,
@@ -137,7 +139,12 @@ describe('document ingestion after a failure', () => {
       // The lease has run out.
       now: () => Date.now() + 60_000,
     })
-    const [retry] = await ingestor({ claims: survivor }).ingest(scope, [document(documentId)], 'corr-2')
+    const [retry] = await ingestor({ claims: survivor }).ingest(
+      scope,
+      [document(documentId)],
+      'corr-2',
+      'interactive',
+    )
     expect(idOf(retry)).toBe(idOf(first))
     expect(new Set(await appendedIngestions(documentId))).toEqual(new Set([idOf(first)]))
   })
@@ -162,7 +169,12 @@ describe('document ingestion after a failure', () => {
       leaseMs: 10_000,
       now: () => clock,
     })
-    const [early] = await ingestor({ claims: survivor }).ingest(scope, [document(documentId)], 'corr-1')
+    const [early] = await ingestor({ claims: survivor }).ingest(
+      scope,
+      [document(documentId)],
+      'corr-1',
+      'interactive',
+    )
     expect(early && 'error' in early ? [early.error.code, early.error.details] : early).toEqual([
       'SERVICE_UNAVAILABLE',
       { retry_after_seconds: 1, reason: 'document_in_flight' },
@@ -170,17 +182,27 @@ describe('document ingestion after a failure', () => {
     expect(await appendedIngestions(documentId)).toEqual([])
 
     clock += 11_000
-    const [late] = await ingestor({ claims: survivor }).ingest(scope, [document(documentId)], 'corr-2')
+    const [late] = await ingestor({ claims: survivor }).ingest(
+      scope,
+      [document(documentId)],
+      'corr-2',
+      'interactive',
+    )
     expect(idOf(late)).toBe(ingestionIdFor(scope.instanceId, documentId))
     expect(await appendedIngestions(documentId)).toEqual([idOf(late)])
-    const [again] = await ingestor({ claims: survivor }).ingest(scope, [document(documentId)], 'corr-3')
+    const [again] = await ingestor({ claims: survivor }).ingest(
+      scope,
+      [document(documentId)],
+      'corr-3',
+      'interactive',
+    )
     expect(idOf(again)).toBe('DOCUMENT_ALREADY_INGESTED')
   })
 
   it('documents without a document_id each get an ingestion of their own', async () => {
     const claims = createClaimStore(elasticsearch, { index: claimsIndex, owner: 'gateway-a' })
     const { document_id: _unused, ...anonymous } = document('unused')
-    const outcomes = await ingestor({ claims }).ingest(scope, [anonymous, anonymous], 'corr-1')
+    const outcomes = await ingestor({ claims }).ingest(scope, [anonymous, anonymous], 'corr-1', 'bulk')
     const ids = outcomes.map(idOf)
     expect(ids[0]).toMatch(/^ing_[0-9a-f]{32}$/)
     expect(ids[1]).not.toBe(ids[0])

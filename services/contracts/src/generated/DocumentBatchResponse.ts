@@ -15,4 +15,8 @@ export interface DocumentBatchResponse {
       [k: string]: unknown
     }
   }[]
+  /**
+   * Documents of the bulk lane (batches and imports, of every instance) accepted and not yet formed into memories when this batch was accepted, read at most 2 s before: these documents are formed after them, and documents written one at a time (POST /v1/memories, compactions) go ahead of them all. Absent when the backlog could not be read.
+   */
+  bulk_queued?: number
 }

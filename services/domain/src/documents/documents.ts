@@ -10,10 +10,21 @@ import type {
 } from '@memory-service/contracts'
 import { readContractSchema } from '@memory-service/contracts/files'
 import { fieldsOfIssues } from '../errors/validationMessages.js'
-import { DOCUMENTS_TOPIC } from '../topology.js'
+import { BULK_DOCUMENTS_TOPIC, DOCUMENTS_TOPIC } from '../topology.js'
 import type { DocumentContext } from './conversationContext.js'
 
 export const DOCUMENT_SUBJECT = `${DOCUMENTS_TOPIC}-value`
+
+/**
+ * The pipeline's lanes (docs/decisions.md, "Interactive and bulk lanes"): what an agent writes one at a time — a
+ * single document, a conversation's compaction — is formed ahead of what arrives in bulk (the batch route, imports),
+ * so that one customer's backfill never holds another's agent. Both lanes carry the same DocumentAccepted records
+ * under the same schema subject; only the topic differs.
+ */
+export type DocumentLane = 'interactive' | 'bulk'
+
+export const documentsTopicOf = (lane: DocumentLane): string =>
+  lane === 'bulk' ? BULK_DOCUMENTS_TOPIC : DOCUMENTS_TOPIC
 
 /**
  * The ingestion id of a document the client identified: derived from its instance and document_id, not random, so

@@ -106,6 +106,7 @@ export function registerMemoryImportRoutes(
           { instanceId: principal.instance.instance_id, clientId: principal.instance.client_id },
           queued.map(({ document }) => document),
           request.id,
+          'bulk',
         )
         const ingestionOf: (string | undefined)[] = []
         outcomes.forEach((outcome, position) => {

@@ -53,6 +53,11 @@ import { type OutgoingEvent } from '@memory-service/domain'
 
 export interface MemoryRouteDependencies {
   documents: DocumentIngestor
+  /**
+   * The documents of the pipeline's bulk lane not formed yet (http/bulkBacklog.ts), or null when unknown: the batch
+   * route's `bulk_queued`.
+   */
+  bulkBacklog: () => Promise<number | null>
   jobs: IngestionJobs
   memories: {
     store: MemoryStore
@@ -112,7 +117,12 @@ export function registerMemoryRoutes(app: FastifyInstance, deps: MemoryRouteDepe
       if (problem) throw invalidInput({ metadata: problem })
       const expiry = expiryFields([['expires_at', request.body.expires_at]], now())
       if (Object.keys(expiry).length > 0) throw invalidInput(expiry)
-      const [outcome] = await documents.ingest(scopeOf(principalOf(request)), [request.body], request.id)
+      const [outcome] = await documents.ingest(
+        scopeOf(principalOf(request)),
+        [request.body],
+        request.id,
+        'interactive',
+      )
       if (!outcome) throw new AppError('INTERNAL_ERROR', 'no ingestion outcome')
       if ('error' in outcome) throw outcome.error
       return reply.status(201).send({ ingestion_id: outcome.ingestionId, status: 'queued' })
@@ -161,10 +171,13 @@ export function registerMemoryRoutes(app: FastifyInstance, deps: MemoryRouteDepe
         }
         throw invalidInput(fields, 'A document is invalid and fail_fast is set: nothing was queued')
       }
+      // Read before the batch joins the backlog: what this batch waits behind.
+      const bulkQueued = await deps.bulkBacklog().catch(() => null)
       const outcomes = await documents.ingest(
         scopeOf(principalOf(request)),
         valid.map(({ document }) => document),
         request.id,
+        'bulk',
       )
       const results: DocumentBatchResponse['results'] = []
       outcomes.forEach((outcome, position) => {
@@ -178,7 +191,11 @@ export function registerMemoryRoutes(app: FastifyInstance, deps: MemoryRouteDepe
           })
         } else results.push({ index, ingestion_id: outcome.ingestionId, status: 'queued' })
       })
-      return { results, errors: errors.sort((a, b) => a.index - b.index) }
+      return {
+        results,
+        errors: errors.sort((a, b) => a.index - b.index),
+        ...(bulkQueued === null ? {} : { bulk_queued: bulkQueued }),
+      }
     },
   )
 

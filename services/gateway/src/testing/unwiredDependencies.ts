@@ -34,6 +34,7 @@ export function unwiredDependencies(overrides: Partial<AppDependencies> = {}): A
     tenancy: unwired('tenancy'),
     events: unwired('events'),
     documents: unwired('documents'),
+    bulkBacklog: unwired('bulkBacklog'),
     jobs: unwired('jobs'),
     memories: unwired('memories'),
     search: unwired('search'),

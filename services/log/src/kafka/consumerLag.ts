@@ -1,5 +1,6 @@
 import type { Admin, Kafka } from 'kafkajs'
 import {
+  BULK_DOCUMENTS_TOPIC,
   CONVERSATION_EVENTS_TOPIC,
   CONVERSATIONS_TOPIC,
   DOCUMENTS_TOPIC,
@@ -23,7 +24,11 @@ export interface WatchedConsumerGroup {
 /** The services' consumer groups: the pipeline worker and one per projection, each with its own offsets. */
 export const consumerGroupsToWatch: readonly WatchedConsumerGroup[] = [
   { group: serviceConsumerGroups.pipeline, topics: [DOCUMENTS_TOPIC] },
-  { group: serviceConsumerGroups.jobs, topics: [DOCUMENTS_TOPIC, INGESTION_JOBS_TOPIC] },
+  { group: serviceConsumerGroups.pipelineBulk, topics: [BULK_DOCUMENTS_TOPIC] },
+  {
+    group: serviceConsumerGroups.jobs,
+    topics: [DOCUMENTS_TOPIC, BULK_DOCUMENTS_TOPIC, INGESTION_JOBS_TOPIC],
+  },
   { group: serviceConsumerGroups.vector, topics: [MEMORIES_TOPIC] },
   { group: serviceConsumerGroups.graph, topics: [MEMORIES_TOPIC] },
   { group: serviceConsumerGroups.analytics, topics: [USAGE_TOPIC] },

@@ -127,9 +127,10 @@ describe('consumer lag arithmetic', () => {
     const { group, topic } = deployment
     expect(consumerGroupsToWatch).toEqual([
       { group: group('memory-pipeline'), topics: [topic('mem.documents.v1')] },
+      { group: group('memory-pipeline-bulk'), topics: [topic('mem.documents-bulk.v1')] },
       {
         group: group('memory-projector-jobs'),
-        topics: [topic('mem.documents.v1'), topic('mem.ingestion-jobs.v1')],
+        topics: [topic('mem.documents.v1'), topic('mem.documents-bulk.v1'), topic('mem.ingestion-jobs.v1')],
       },
       { group: group('memory-projector-vector'), topics: [topic('mem.memories.v1')] },
       { group: group('memory-projector-graph'), topics: [topic('mem.memories.v1')] },
