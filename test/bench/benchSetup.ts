@@ -23,6 +23,11 @@ export const benchConfig = loadConfig({
 })
 export const benchLogger = createLogger({ level: 'warn', name: 'bench' })
 
+export interface BenchInstance {
+  instance: CreatedInstance['instance']
+  apiKey: string
+}
+
 export interface Bench {
   services: RunningServices
   kafka: Kafka
@@ -32,6 +37,7 @@ export interface Bench {
   baseUrl: string
   /** True when `reuse` named an instance whose key still authenticates, and that instance is used. */
   reused: boolean
+  newInstance: (name: string) => Promise<BenchInstance>
   close: () => Promise<void>
 }
 
@@ -73,37 +79,35 @@ export async function startBench(
         apiKey: options.reuse.apiKey,
         baseUrl,
         reused: true,
+        newInstance,
         close,
       }
     }
   }
-  const factory = createControlEventFactory()
-  const { instance, api_key } = await createTenancyCommands(control, factory).createInstance(
-    {
-      clientId: factory.newClientId(),
-      name,
-      tier: 'enterprise',
-      rateLimit: { requests_per_minute: 1_000_000, burst: 100_000 },
-    },
-    'bench',
-  )
-  // The gateway knows the instance once it has read it from the control topic.
-  for (;;) {
-    const ready = await fetch(`${baseUrl}/dashboard/instances`, {
-      headers: { authorization: `Bearer ${api_key.key}` },
-    })
-    if (ready.status === 200) break
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  return {
-    services: running,
-    kafka,
-    codec,
-    instance,
-    apiKey: api_key.key,
-    baseUrl,
-    reused: false,
-    close,
+  const { instance, apiKey } = await newInstance(name)
+  return { services: running, kafka, codec, instance, apiKey, baseUrl, reused: false, newInstance, close }
+
+  /** A further instance (a benchmark of several customers), known to the gateway once this resolves. */
+  async function newInstance(instanceName: string): Promise<BenchInstance> {
+    const factory = createControlEventFactory()
+    const created = await createTenancyCommands(control, factory).createInstance(
+      {
+        clientId: factory.newClientId(),
+        name: instanceName,
+        tier: 'enterprise',
+        rateLimit: { requests_per_minute: 1_000_000, burst: 100_000 },
+      },
+      'bench',
+    )
+    // The gateway knows the instance once it has read it from the control topic.
+    for (;;) {
+      const ready = await fetch(`${baseUrl}/dashboard/instances`, {
+        headers: { authorization: `Bearer ${created.api_key.key}` },
+      })
+      if (ready.status === 200) break
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    return { instance: created.instance, apiKey: created.api_key.key }
   }
 }
 

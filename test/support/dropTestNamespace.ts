@@ -13,8 +13,9 @@ import {
 } from '@memory-service/engines'
 import { deployment } from '@memory-service/domain'
 
-// The fault suite drops its own `faults-…` namespace the same way, and bench:scale-out its `bench-scale-…`.
-if (!/^(test|faults|bench-scale)-/.test(deployment.namespace)) {
+// The fault suite drops its own `faults-…` namespace the same way, and the benchmarks that keep no data theirs
+// (`bench-scale-…`, `bench-fairness`) before they run.
+if (!/^(test|faults|bench)-/.test(deployment.namespace)) {
   console.error(
     `[test namespace] ${deployment.namespace || '(default)'} is not a test or fault-suite namespace; nothing dropped`,
   )

@@ -20,6 +20,7 @@ import {
   pipelineStageDuration,
   secondsSince,
   timed,
+  withUrgency,
 } from '@memory-service/engines'
 import {
   DOCUMENT_SUBJECT,
@@ -290,7 +291,8 @@ export async function startPipeline(
         const startedAt = performance.now()
         const turns = lane === 'bulk' ? lanes.bulkTurns() : lanes.interactiveTurns()
         try {
-          const outcome = await pipeline.process(event, log, turns)
+          // Urgent work is served first where both lanes share a queue (the embedding model's).
+          const outcome = await withUrgency(lane === 'interactive', () => pipeline.process(event, log, turns))
           const status = outcome.skipped ? 'skipped' : outcome.job.status
           pipelineDocuments.inc({ outcome: status })
           pipelineDocumentDuration.observe({ outcome: status }, secondsSince(startedAt))

@@ -7,8 +7,13 @@ export function createCoalescer<Request, Result>(options: {
   run(requests: Request[]): Promise<Result[]>
   sizeOf(request: Request): number
   maxSize: number
-}): (request: Request) => Promise<Result> {
-  const queue: { request: Request; resolve(result: Result): void; reject(error: unknown): void }[] = []
+}): (request: Request, urgent?: boolean) => Promise<Result> {
+  const queue: {
+    request: Request
+    urgent: boolean
+    resolve(result: Result): void
+    reject(error: unknown): void
+  }[] = []
   let running = false
 
   async function runAlone(entry: (typeof queue)[number]): Promise<void> {
@@ -46,9 +51,13 @@ export function createCoalescer<Request, Result>(options: {
     running = false
   }
 
-  return (request) =>
+  // An urgent request waits only behind the run under way and the urgent ones before it.
+  return (request, urgent = false) =>
     new Promise<Result>((resolve, reject) => {
-      queue.push({ request, resolve, reject })
+      const entry = { request, urgent, resolve, reject }
+      const firstNotUrgent = urgent ? queue.findIndex((waiting) => !waiting.urgent) : -1
+      if (firstNotUrgent < 0) queue.push(entry)
+      else queue.splice(firstNotUrgent, 0, entry)
       if (!running) void drain()
     })
 }

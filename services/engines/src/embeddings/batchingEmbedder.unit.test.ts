@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { withUrgency } from '../runtime/workPriority.js'
 import { createBatchingEmbedder } from './batchingEmbedder.js'
 import { EmbeddingError, embedQueries, type Embedder } from './embeddings.js'
 
@@ -32,6 +33,17 @@ function recordingEmbedder({ queries = true } = {}): Embedder & {
 }
 
 describe('batching embedder', () => {
+  it('embeds what urgent work asks for before what waits from other work', async () => {
+    const inner = recordingEmbedder()
+    const embedder = createBatchingEmbedder(inner, { maxBatch: 2 })
+    await Promise.all([
+      embedder.embed(['bulk 1']),
+      embedder.embed(['bulk 2', 'bulk 3']),
+      withUrgency(true, () => embedder.embed(['urgent'])),
+    ])
+    expect(inner.calls).toEqual([['bulk 1'], ['urgent'], ['bulk 2', 'bulk 3']])
+  })
+
   it('merges calls that arrive while the model is busy and gives each caller its own vectors', async () => {
     const inner = recordingEmbedder()
     const embedder = createBatchingEmbedder(inner)
