@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type MemoryClient } from '@memory-service/client'
-import { DOCUMENTS_TOPIC } from '@memory-service/domain'
+import { BULK_DOCUMENTS_TOPIC, DOCUMENTS_TOPIC } from '@memory-service/domain'
 import {
   type CreatedInstance,
   type Document,
@@ -37,9 +37,15 @@ const doc = (overrides: Partial<Document> = {}): Document => ({
   ...overrides,
 })
 
+/** The instance's documents in the log, by either lane (a batch goes by the bulk one). */
 async function acceptedDocuments(): Promise<DocumentAccepted[]> {
-  const records = await readTopicToEnd<DocumentAccepted>(harness.kafka, harness.codec, DOCUMENTS_TOPIC)
-  return records
+  const lanes = await Promise.all(
+    [DOCUMENTS_TOPIC, BULK_DOCUMENTS_TOPIC].map((topic) =>
+      readTopicToEnd<DocumentAccepted>(harness.kafka, harness.codec, topic),
+    ),
+  )
+  return lanes
+    .flat()
     .map((record) => record.value)
     .filter((event) => event.instance_id === instance.instance.instance_id)
 }
@@ -230,6 +236,8 @@ describe('POST /v1/memories/batch', () => {
         { index: 0, ingestion_id: expect.stringMatching(/^ing_/), status: 'queued' },
         { index: 3, ingestion_id: expect.stringMatching(/^ing_/), status: 'queued' },
       ],
+      // No pipeline runs here: whatever the bulk lane holds is still queued.
+      bulk_queued: expect.any(Number) as number,
       errors: [
         {
           index: 1,
@@ -245,6 +253,12 @@ describe('POST /v1/memories/batch', () => {
         },
       ],
     })
+    // A batch goes by the bulk lane, a single document by the interactive one.
+    const queued = new Set(response.body?.results.map((result) => result.ingestion_id))
+    const bulk = await readTopicToEnd<DocumentAccepted>(harness.kafka, harness.codec, BULK_DOCUMENTS_TOPIC)
+    expect(bulk.filter((record) => queued.has(record.value.ingestion_id))).toHaveLength(2)
+    const interactive = await readTopicToEnd<DocumentAccepted>(harness.kafka, harness.codec, DOCUMENTS_TOPIC)
+    expect(interactive.filter((record) => queued.has(record.value.ingestion_id))).toHaveLength(0)
   })
 
   it('with fail_fast rejects the whole batch for one invalid document and queues nothing', async () => {
