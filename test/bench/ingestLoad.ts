@@ -2,7 +2,6 @@
  * The clients of `npm run bench:ingest`, in a process of their own as agents are: the gateway's process measures
  * only the gateway. Started by ingest.bench.ts with one scenario as JSON in argv; answers its measurements over IPC.
  */
-import { randomBytes } from 'node:crypto'
 import { performance } from 'node:perf_hooks'
 import {
   CONVERSATION_EVENT_SUBJECT,
@@ -12,13 +11,7 @@ import {
   toRecordedEvent,
 } from '@memory-service/domain'
 import { createCoalescingAppender, createEventProducer } from '@memory-service/log'
-import {
-  createKafka,
-  createSchemaCodec,
-  createSealingCodec,
-  type Keyring,
-  type SealingKey,
-} from '@memory-service/engines'
+import { connectLog, createKafka, createSchemaCodec, loadConfig } from '@memory-service/engines'
 import { createLogger } from '@memory-service/engines'
 import { createEventStream } from '@memory-service/client'
 
@@ -30,8 +23,8 @@ export type Scenario =
       instanceId: string
       clientId: string
       /**
-       * (a″): each event's personal fields sealed with AES-256-GCM under its user's key (held in memory, as the
-       * gateway's keyring holds it once read) and framed with the sealed schema, as the service's codec does.
+       * (a″): each event's personal fields sealed with AES-256-GCM under its user's key and framed with the sealed
+       * schema by the service's own codec and keyring, as the gateway's records are.
        */
       sealed?: boolean
       /**
@@ -72,32 +65,6 @@ export interface LoadResult {
 
 const batchSize = 100
 
-/** A keyring of keys made here and kept in memory: the sealing's own cost, without the key store's. */
-function inMemoryKeyring(): Keyring {
-  const keys = new Map<string, SealingKey>()
-  const unused = () => Promise.reject(new Error('not used by the benchmark'))
-  return {
-    async keyFor(instanceId, userId) {
-      const subject = `${instanceId}\u0000${userId}`
-      let key = keys.get(subject)
-      if (!key) {
-        key = {
-          ref: `bench-${String(keys.size)}`,
-          key: randomBytes(32),
-          pseudonym: `psn_${randomBytes(12).toString('hex')}`,
-        }
-        keys.set(subject, key)
-      }
-      return key
-    },
-    keyOf: async (ref) => [...keys.values()].find((key) => key.ref === ref)?.key,
-    pseudonymOf: unused,
-    usersOfPseudonyms: unused,
-    destroy: unused,
-    rewrapAll: unused,
-  }
-}
-
 export const benchTurn = (
   runId: string,
   scenario: string,
@@ -115,8 +82,11 @@ export const benchTurn = (
 async function raw(job: LoadJob, scenario: Extract<Scenario, { kind: 'raw' }>): Promise<LoadResult> {
   const logger = createLogger({ level: 'warn', name: 'bench-load' })
   const kafka = createKafka({ brokers: scenario.brokers, clientId: 'bench-load', logger })
-  const plain = createSchemaCodec(scenario.registryUrl)
-  const codec = scenario.sealed ? createSealingCodec(plain, inMemoryKeyring()) : plain
+  // (a″) writes with the service's own codec and keyring (the user's key made in the key store once, then cached):
+  // records the consumers read like the gateway's.
+  const codec = scenario.sealed
+    ? connectLog(loadConfig(process.env), logger, 'bench-load').schemaCodec
+    : createSchemaCodec(scenario.registryUrl)
   await codec.register([{ subject: CONVERSATION_EVENT_SUBJECT, schema: conversationEventRecordedSchema }])
   const producer = await createEventProducer(kafka, codec)
   const toRecord = (event: ReturnType<typeof benchTurn>) => ({
