@@ -74,29 +74,19 @@ async function main(): Promise<void> {
     earlier.anticipated += result.anticipated
   }
 
+  const engine: Scenario = {
+    kind: 'raw',
+    brokers: benchConfig.kafka.brokers,
+    registryUrl: benchConfig.schemaRegistry.url,
+    instanceId: instance.instance_id,
+    clientId: instance.client_id,
+  }
   const scenarios: { name: string; label: string; scenario: Scenario }[] = [
-    {
-      name: 'raw',
-      label: '(a) raw kafkajs, 100/send',
-      scenario: {
-        kind: 'raw',
-        brokers: benchConfig.kafka.brokers,
-        registryUrl: benchConfig.schemaRegistry.url,
-        instanceId: instance.instance_id,
-        clientId: instance.client_id,
-      },
-    },
+    { name: 'raw', label: '(a) raw kafkajs, 100/send', scenario: engine },
     {
       name: 'sealed',
       label: '(a″) raw kafkajs sealing per user, 100/send',
-      scenario: {
-        kind: 'raw',
-        brokers: benchConfig.kafka.brokers,
-        registryUrl: benchConfig.schemaRegistry.url,
-        instanceId: instance.instance_id,
-        clientId: instance.client_id,
-        sealed: true,
-      },
+      scenario: { ...engine, sealed: true },
     },
     {
       name: 'http',
