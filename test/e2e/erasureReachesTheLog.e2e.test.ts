@@ -29,6 +29,7 @@ import {
   CONVERSATION_TURNS_INDEX,
   deployment,
   ERASURES_INDEX,
+  ERASURE_RECEIPTS_INDEX,
   serviceConsumerGroups,
 } from '@memory-service/domain'
 import { runReplay } from '@memory-service/cli'
@@ -306,9 +307,13 @@ describe('an erasure that reaches the log', () => {
       method: 'DELETE',
       headers: { authorization: `Bearer ${harness.instance.api_key.key}` },
     })
-    expect(response.status).toBe(200)
-    const receipt = (await response.json()) as { status: string; log: { data_key_destroyed: boolean } }
-    expect(receipt).toMatchObject({ status: 'completed', log: { data_key_destroyed: true } })
+    expect(response.status).toBe(202)
+    const accepted = (await response.json()) as { receipt_id: string; log: { data_key_destroyed: boolean } }
+    expect(accepted.log.data_key_destroyed).toBe(true)
+    await eventually(async () => {
+      const receipt = await client.users.erasure(erasedUser, accepted.receipt_id)
+      return receipt.status === 'completed' ? true : undefined
+    }, 60_000)
 
     // Kafka, every topic read raw from the beginning (dead letters included).
     for (const { topic, records } of await everyRecordRaw()) {
@@ -331,6 +336,7 @@ describe('an erasure that reaches the log', () => {
     for (const [index, documents] of indexed) expect(containing(documents, canary), index).toEqual([])
     // The user's id is an identifier, not content: it stays where the erasure itself needs it and in job records.
     expect(containing(indexed.get(ERASURES_INDEX) ?? [], erasedUser)).toHaveLength(1)
+    expect(containing(indexed.get(ERASURE_RECEIPTS_INDEX) ?? [], erasedUser)).toHaveLength(1)
     expect(containing(indexed.get(CONVERSATION_TURNS_INDEX) ?? [], erasedUser)).toEqual([])
     // Neo4j.
     expect(containing(await everyGraphElement(), canary)).toEqual([])

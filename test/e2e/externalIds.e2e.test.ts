@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMemoryClient, InvalidInputError, type MemoryClient } from '@memory-service/client'
 import { eventually, startGatewayWithInstance, uniqueName } from '../support/testEngines.js'
+import { completedErasure } from '../support/erasure.js'
 
 let harness: Awaited<ReturnType<typeof startGatewayWithInstance>>
 let client: MemoryClient
@@ -77,7 +78,7 @@ describe('external ids as clients have them', () => {
       return listed.items.length > 0 ? true : undefined
     })
 
-    const receipt = await client.users.erase(userId)
+    const receipt = await completedErasure(client, userId)
     expect(receipt.user_id).toBe(userId)
     expect(receipt.removed.turns.elasticsearch).toBe(2)
     expect(receipt.removed.conversations.elasticsearch).toBe(1)

@@ -9,6 +9,7 @@ import { type MemoryClient } from '@memory-service/client'
 import type { MemoryImportResponse } from '@memory-service/contracts'
 import { createTestClient, refusal, request } from '../support/http.js'
 import { eventually, startGatewayWithInstance } from '../support/testEngines.js'
+import { completedErasure } from '../support/erasure.js'
 import { completedJob } from '../support/ingestion.js'
 
 let harness: Awaited<ReturnType<typeof startGatewayWithInstance>>
@@ -194,7 +195,7 @@ describe('memory export', () => {
       'INVALID_INPUT',
       ['filters.colour'],
     ])
-    await client.users.erase('ben')
+    await completedErasure(client, 'ben')
     expect((await refusal(client.memories.exports.get(made.export_id))).code).toBe('NOT_FOUND')
   })
 })

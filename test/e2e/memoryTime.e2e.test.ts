@@ -10,6 +10,7 @@ import { type MemoryClient } from '@memory-service/client'
 import { type Memory } from '@memory-service/contracts'
 import { createTestClient, refusal } from '../support/http.js'
 import { eventually, startGatewayWithInstance, uniqueName } from '../support/testEngines.js'
+import { completedErasure } from '../support/erasure.js'
 import { completedJob } from '../support/ingestion.js'
 
 let harness: Awaited<ReturnType<typeof startGatewayWithInstance>>
@@ -208,7 +209,7 @@ describe('memory over time', () => {
     const gone = await remember(erased, porto)
     await client.memories.delete(gone.memoryId)
     expect((await client.memories.history(gone.memoryId)).changes.length).toBeGreaterThan(0)
-    const receipt = await client.users.erase(erased)
+    const receipt = await completedErasure(client, erased)
     expect(receipt.status).toBe('completed')
     expect(receipt.log.memory_deletions).toBe(2)
     for (const memoryId of [kept.memoryId, gone.memoryId]) {

@@ -1,12 +1,14 @@
 /**
- * Erasing a user on the real stack: one call removes their memories from Elasticsearch and Neo4j, the entities only
- * they were mentioned in, their conversations and turns; the receipt counts each store; afterwards every store is
- * checked directly for anything left, another user's data is untouched, and a purged conversation is not found.
+ * Erasing a user on the real stack: one call destroys their key and starts the erasure job, which removes their
+ * memories from Elasticsearch and Neo4j, the entities only they were mentioned in, their conversations and turns;
+ * the receipt, read by its id, counts each store once completed; afterwards every store is checked directly for
+ * anything left, another user's data is untouched, and a purged conversation is not found.
  */
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Client } from '@elastic/elasticsearch'
 import { createMemoryClient, type MemoryClient } from '@memory-service/client'
+import type { UserErasureReceipt } from '@memory-service/contracts'
 import { activeGraphGeneration, turnDocumentId, createConversationStore } from '@memory-service/read-models'
 import {
   createElasticsearchClient,
@@ -116,19 +118,35 @@ describe('erasing a user', () => {
     )
     expect(placeEntities).toBe(1)
 
-    const receipt = await eventually(async () => {
-      const response = await fetch(`${harness.gateway.addresses.http ?? ''}/v1/users/${erased}`, {
-        method: 'DELETE',
-        headers: { authorization: `Bearer ${harness.instance.api_key.key}` },
-      })
-      expect(response.status).toBe(200)
-      return (await response.json()) as Record<string, unknown>
+    // Answered at once, the job running; the same receipt read by its id until the job has completed it.
+    const response = await fetch(`${harness.gateway.addresses.http ?? ''}/v1/users/${erased}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${harness.instance.api_key.key}` },
     })
+    expect(response.status).toBe(202)
+    const accepted = (await response.json()) as UserErasureReceipt
+    expect(accepted).toMatchObject({
+      receipt_id: expect.stringMatching(/^evt_[0-9a-f]{32}$/),
+      user_id: erased,
+      completed_at: null,
+      log: { data_key_destroyed: true },
+    })
+    expect(accepted.log.erasure_event_id).toBe(accepted.receipt_id)
+    // Another user's path, or an id nobody was given, does not find it.
+    await expect(client.users.erasure(kept, accepted.receipt_id)).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    await expect(
+      client.users.erasure(erased, `evt_${randomBytes(16).toString('hex')}`),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    const receipt = await eventually(async () => {
+      const read = await client.users.erasure(erased, accepted.receipt_id)
+      return read.status === 'completed' ? read : undefined
+    }, 60_000)
     expect(receipt).toEqual({
+      receipt_id: accepted.receipt_id,
       instance_id: instanceId,
       user_id: erased,
       status: 'completed',
-      erased_at: expect.any(String),
+      erased_at: accepted.erased_at,
       completed_at: expect.any(String),
       removed: {
         memories: { elasticsearch: stored, neo4j: inGraph },
@@ -138,7 +156,7 @@ describe('erasing a user', () => {
       },
       log: {
         memory_deletions: stored,
-        erasure_event_id: expect.stringMatching(/^evt_/),
+        erasure_event_id: accepted.receipt_id,
         data_key_destroyed: true,
       },
     })

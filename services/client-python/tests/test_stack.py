@@ -181,8 +181,12 @@ def test_events_transcripts_context_and_compaction(client: MemoryClient) -> None
     compacted = client.conversations.compact(transcript, user_id=user, keep_recent=2)
     assert (compacted.status, compacted.compacted_turns) == ("compacted", 6)
     # Right after a compaction its summary is still becoming memories: the receipt covers those too.
-    receipt = client.users.erase(user)
-    assert (receipt.user_id, receipt.status) == (user, "completed")
+    accepted = client.users.erase(user)
+    assert (accepted.user_id, accepted.receipt_id) == (user, accepted.log.erasure_event_id)
+    receipt = eventually(
+        lambda: read if (read := client.users.erasure(user, accepted.receipt_id)).status == "completed" else None
+    )
+    assert receipt.completed_at is not None
 
 
 def test_a_users_profile(client: MemoryClient) -> None:

@@ -371,8 +371,15 @@ export function createMemoryClient(options: MemoryClientOptions = {}) {
       /** Each changing attribute's value for the user (now, or as_of a moment), since when, and what it replaced. */
       profile: (userId: string, query: UserProfileQuery = {}) =>
         get<UserProfile>(`/v1/users/${segment(userId)}/profile`, { ...query }),
-      /** Erases everything stored about the user in this instance (memories, entities, turns) and says what. */
-      erase: (userId: string) => request<UserErasureReceipt>('DELETE', `/v1/users/${segment(userId)}`),
+      /**
+       * Erases everything stored about the user in this instance (memories, entities, turns): their key at once, the
+       * rest as a job. Answers the receipt `running`; read it with `erasure` until it is `completed`.
+       */
+      erase: (userId: string) =>
+        request<UserErasureReceipt>('DELETE', `/v1/users/${segment(userId)}`, { accept: [202] }),
+      /** An erasure's receipt: `running`, then `completed` with what each store removed. */
+      erasure: (userId: string, receiptId: string) =>
+        get<UserErasureReceipt>(`/v1/users/${segment(userId)}/erasures/${segment(receiptId)}`),
     },
 
     analytics: {

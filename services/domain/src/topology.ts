@@ -73,6 +73,8 @@ export const serviceConsumerGroups = {
   analytics: deployment.group('memory-projector-analytics'),
   conversations: deployment.group('memory-projector-conversations'),
   webhooks: deployment.group('memory-webhooks'),
+  /** The erasure job: reads the erasure events and removes the user's data from the read models. */
+  erasures: deployment.group('memory-erasures'),
 } as const
 
 /** Elasticsearch. Readers and the vector projection use the alias; generations behind it are swapped by a rebuild. */
@@ -83,6 +85,8 @@ export const CONVERSATION_TURNS_INDEX = deployment.index('mem-conversation-turns
 export const CONVERSATIONS_INDEX = deployment.index('mem-conversations-v1')
 /** Erased users, so that their turns still on their way are not stored. */
 export const ERASURES_INDEX = deployment.index('mem-erasures-v1')
+/** User erasures as jobs, by receipt id: running until the erasure job has removed everything of the user. */
+export const ERASURE_RECEIPTS_INDEX = deployment.index('mem-erasure-receipts-v1')
 /** The data subjects' encryption keys, wrapped: primary state, not a projection (no rebuild touches it). */
 export const DATA_KEYS_INDEX = deployment.index('mem-data-keys-v1')
 /** Every change of every memory, one document per version (GET /v1/memories/{memory_id}/history). */

@@ -1,6 +1,6 @@
 /**
  * The projectors' composition root: every read model's projection over the log, the rebuilds that configuration
- * changes ask for, and the compactions the persistence writer triggers. The CLI runs it alone
+ * changes ask for, the compactions the persistence writer triggers, and the erasure job. The CLI runs it alone
  * (`memory-service start projectors`) or beside the other services.
  */
 import { sharedEmbedder, summarizerOf, type ProcessRuntime } from '@memory-service/engines'
@@ -11,6 +11,8 @@ import {
   createControlEventFactory,
   DOCUMENT_SUBJECT,
   documentAcceptedSchema,
+  MEMORY_SUBJECT,
+  memoryChangedSchema,
   USAGE_SUBJECT,
   usageRecordedSchema,
 } from '@memory-service/domain'
@@ -22,6 +24,7 @@ import {
 } from '@memory-service/read-models'
 import { projectionGroups, startProjectors, type ProjectionName } from './startProjectors.js'
 import { startWebhooks } from './startWebhooks.js'
+import { startErasures } from './startErasures.js'
 
 const allProjections = Object.keys(projectionGroups) as ProjectionName[]
 
@@ -58,6 +61,8 @@ export async function startProjectorsService(runtime: ProcessRuntime): Promise<v
       { subject: DOCUMENT_SUBJECT, schema: documentAcceptedSchema },
       { subject: CONVERSATION_COMPACTED_SUBJECT, schema: conversationCompactedSchema },
       { subject: USAGE_SUBJECT, schema: usageRecordedSchema },
+      // The erasure job appends each erased memory's deletion.
+      { subject: MEMORY_SUBJECT, schema: memoryChangedSchema },
     ],
     logger,
     {
@@ -96,4 +101,6 @@ export async function startProjectorsService(runtime: ProcessRuntime): Promise<v
     logger,
   })
   runtime.onClose(() => webhooks.close())
+  const erasures = await startErasures({ engines, producer, logger })
+  runtime.onClose(() => erasures.close())
 }

@@ -1,6 +1,7 @@
 /** @memory-service/read-models: One folder per read model: its projection, store, queries and rebuild (memories, graph, jobs, conversations, usage). */
 export * from './conversations/conversationProjection.js'
 export * from './conversations/conversationStore.js'
+export * from './erasures/erasureReceipts.js'
 export * from './graph/graphGenerations.js'
 export * from './graph/graphProjection.js'
 export * from './jobs/jobProjection.js'

@@ -2544,22 +2544,32 @@ class UserErasureReceiptLog(BaseModel):
 
 class UserErasureReceipt(BaseModel):
     """
-    What erasing a user removed from each store (DELETE /v1/users/{user_id}).
+    An erasure of a user and what it removed from each store: answered at once by DELETE /v1/users/{user_id} (status running) and read by GET /v1/users/{user_id}/erasures/{receipt_id} until it is completed.
     """
 
     model_config = ConfigDict(
         extra='allow',
     )
+    receipt_id: Annotated[
+        str,
+        Field(
+            description="The erasure's id: the event id of its UserDataErased record in the log (log.erasure_event_id).",
+            pattern='^evt_[0-9a-f]{32}$',
+        ),
+    ]
     instance_id: str
     user_id: str
     status: Annotated[
-        Literal['completed', 'partial'],
+        Literal['running', 'completed'],
         Field(
-            description='partial: the projections had not applied every deletion within 60 s; they will (the deletions are in the log); call again to see.'
+            description="running: the user's data key is destroyed and the erasure is in the log; the job removing their data from the read models is under way (the counts in removed grow as it goes). completed: nothing of theirs is left in any store."
         ),
     ]
     erased_at: AwareDatetime
-    completed_at: AwareDatetime
+    completed_at: Annotated[
+        AwareDatetime | None,
+        Field(description='When the job finished; null while it runs.'),
+    ]
     removed: UserErasureReceiptRemoved
     log: Annotated[
         UserErasureReceiptLog,

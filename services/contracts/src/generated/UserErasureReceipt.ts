@@ -2,17 +2,24 @@
 /* Source: schemas/rest/UserErasureReceipt.schema.json */
 
 /**
- * What erasing a user removed from each store (DELETE /v1/users/{user_id}).
+ * An erasure of a user and what it removed from each store: answered at once by DELETE /v1/users/{user_id} (status running) and read by GET /v1/users/{user_id}/erasures/{receipt_id} until it is completed.
  */
 export interface UserErasureReceipt {
+  /**
+   * The erasure's id: the event id of its UserDataErased record in the log (log.erasure_event_id).
+   */
+  receipt_id: string
   instance_id: string
   user_id: string
   /**
-   * partial: the projections had not applied every deletion within 60 s; they will (the deletions are in the log); call again to see.
+   * running: the user's data key is destroyed and the erasure is in the log; the job removing their data from the read models is under way (the counts in removed grow as it goes). completed: nothing of theirs is left in any store.
    */
-  status: 'completed' | 'partial'
+  status: 'running' | 'completed'
   erased_at: string
-  completed_at: string
+  /**
+   * When the job finished; null while it runs.
+   */
+  completed_at: string | null
   removed: {
     memories: {
       elasticsearch: number

@@ -318,9 +318,16 @@ class Users(_Routes):
         return self._client._get(models.UserProfile, f"/v1/users/{segment(user_id)}/profile", query, **fields)
 
     def erase(self, user_id: str) -> models.UserErasureReceipt:
-        """Erases everything stored about the user in this instance and says what."""
-        response = self._client._send("DELETE", f"/v1/users/{segment(user_id)}")
+        """Erases everything stored about the user in this instance: their key at once, the rest as a job. Answers the
+        receipt `running`; read it with `erasure` until it is `completed`."""
+        response = self._client._send("DELETE", f"/v1/users/{segment(user_id)}", accept=(202,))
         return parse(models.UserErasureReceipt, response)
+
+    def erasure(self, user_id: str, receipt_id: str) -> models.UserErasureReceipt:
+        """An erasure's receipt: `running`, then `completed` with what each store removed."""
+        return self._client._get(
+            models.UserErasureReceipt, f"/v1/users/{segment(user_id)}/erasures/{segment(receipt_id)}", None
+        )
 
 
 class Analytics(_Routes):
