@@ -21,6 +21,7 @@ import {
   secondsSince,
   timed,
   withUrgency,
+  isUrgentWork,
 } from '@memory-service/engines'
 import {
   DOCUMENT_SUBJECT,
@@ -34,6 +35,7 @@ import {
   MEMORIES_ALIAS,
   MEMORIES_TOPIC,
   MEMORY_SUBJECT,
+  MEMORY_LANE_HEADER,
   memoryChangedSchema,
   USAGE_SUBJECT,
   USAGE_TOPIC,
@@ -232,6 +234,8 @@ export async function startPipeline(
               subject: MEMORY_SUBJECT,
               payload: event,
               correlationId,
+              // Formed for the interactive lane: searchable as soon as projected (vectorProjection.ts).
+              ...(isUrgentWork() ? { headers: { [MEMORY_LANE_HEADER]: 'interactive' } } : {}),
             })),
           )
         }
@@ -291,8 +295,13 @@ export async function startPipeline(
         const startedAt = performance.now()
         const turns = lane === 'bulk' ? lanes.bulkTurns() : lanes.interactiveTurns()
         try {
-          // Urgent work is served first where both lanes share a queue (the embedding model's).
-          const outcome = await withUrgency(lane === 'interactive', () => pipeline.process(event, log, turns))
+          // Urgent work is served first where both lanes share a queue (the embedding model's),
+          // and each instance gets its share of it.
+          const outcome = await withUrgency(
+            lane === 'interactive',
+            () => pipeline.process(event, log, turns),
+            event.payload.instance_id,
+          )
           const status = outcome.skipped ? 'skipped' : outcome.job.status
           pipelineDocuments.inc({ outcome: status })
           pipelineDocumentDuration.observe({ outcome: status }, secondsSince(startedAt))

@@ -2,19 +2,39 @@
  * Merges concurrent requests into one call. While a call runs, the requests that arrive wait; then they go
  * together, up to `maxSize` (measured by `sizeOf`). If a merged call fails, each of its requests is run alone, so a
  * request that cannot succeed fails only its own caller.
+ *
+ * What waits is served urgent first, then in fair shares between owners: each request ranks by the size its owner
+ * has queued up to and including it (weighted fair queuing with every owner's weight equal), arrival breaking ties.
+ * An owner with one short request is served before another's long backlog, and owners with backlogs alternate.
  */
 export function createCoalescer<Request, Result>(options: {
   run(requests: Request[]): Promise<Result[]>
   sizeOf(request: Request): number
   maxSize: number
-}): (request: Request, urgent?: boolean) => Promise<Result> {
-  const queue: {
+}): (request: Request, urgent?: boolean, owner?: string) => Promise<Result> {
+  let queue: {
     request: Request
     urgent: boolean
+    owner: string | undefined
     resolve(result: Result): void
     reject(error: unknown): void
   }[] = []
   let running = false
+
+  /** The queue in serving order: urgent first, then by each owner's queued size up to the request, then arrival. */
+  function inServingOrder(): void {
+    const queuedBy = new Map<string | undefined, number>()
+    const ranked = queue.map((entry, arrival) => {
+      const share = (queuedBy.get(entry.owner) ?? 0) + options.sizeOf(entry.request)
+      queuedBy.set(entry.owner, share)
+      return { entry, arrival, share }
+    })
+    ranked.sort(
+      (a, b) =>
+        Number(b.entry.urgent) - Number(a.entry.urgent) || a.share - b.share || a.arrival - b.arrival,
+    )
+    queue = ranked.map(({ entry }) => entry)
+  }
 
   async function runAlone(entry: (typeof queue)[number]): Promise<void> {
     try {
@@ -28,6 +48,7 @@ export function createCoalescer<Request, Result>(options: {
   async function drain(): Promise<void> {
     running = true
     while (queue.length > 0) {
+      inServingOrder()
       const batch: typeof queue = []
       let size = 0
       while (queue.length > 0) {
@@ -51,13 +72,10 @@ export function createCoalescer<Request, Result>(options: {
     running = false
   }
 
-  // An urgent request waits only behind the run under way and the urgent ones before it.
-  return (request, urgent = false) =>
+  // An urgent request waits only behind the run under way and the urgent ones ranked before it.
+  return (request, urgent = false, owner = undefined) =>
     new Promise<Result>((resolve, reject) => {
-      const entry = { request, urgent, resolve, reject }
-      const firstNotUrgent = urgent ? queue.findIndex((waiting) => !waiting.urgent) : -1
-      if (firstNotUrgent < 0) queue.push(entry)
-      else queue.splice(firstNotUrgent, 0, entry)
+      queue.push({ request, urgent, owner, resolve, reject })
       if (!running) void drain()
     })
 }

@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest'
 import { createCoalescer } from './coalescer.js'
 
 /** A coalescer whose runs wait until released, recording what each run held. */
-function gatedCoalescer(maxSize: number) {
+function gatedCoalescer(maxSize: number, sizeOf: (request: string) => number = () => 1) {
   const runs: string[][] = []
   const releases: (() => void)[] = []
   const coalesce = createCoalescer<string, string>({
     maxSize,
-    sizeOf: () => 1,
+    sizeOf,
     run: async (requests) => {
       runs.push(requests)
       await new Promise<void>((resolve) => releases.push(resolve))
@@ -47,5 +47,34 @@ describe('the coalescer', () => {
     await releaseNext()
     await Promise.all(results)
     expect(runs).toEqual([['bulk-1'], ['urgent-1', 'urgent-2'], ['bulk-2', 'bulk-3']])
+  })
+
+  it('takes turns between owners: one with a backlog does not hold another', async () => {
+    const { coalesce, runs, releaseNext } = gatedCoalescer(1)
+    const results = [
+      coalesce('b-1', true, 'B'),
+      coalesce('b-2', true, 'B'),
+      coalesce('b-3', true, 'B'),
+      coalesce('b-4', true, 'B'),
+      coalesce('c-1', true, 'C'),
+      coalesce('c-2', true, 'C'),
+    ]
+    for (let run = 0; run < 6; run += 1) await releaseNext()
+    await Promise.all(results)
+    expect(runs).toEqual([['b-1'], ['b-2'], ['c-1'], ['b-3'], ['c-2'], ['b-4']])
+  })
+
+  it("serves one owner's short request before another's long one that arrived first", async () => {
+    const { coalesce, runs, releaseNext } = gatedCoalescer(8, (request) => request.length)
+    const results = [
+      coalesce('running', true, 'B'),
+      coalesce('compaction', true, 'B'),
+      coalesce('one', true, 'C'),
+      coalesce('bulk', false, 'A'),
+    ]
+    for (let run = 0; run < 4; run += 1) await releaseNext()
+    await Promise.all(results)
+    // Urgent before bulk whatever the shares; among the urgent, C's 3 before B's 10.
+    expect(runs).toEqual([['running'], ['one'], ['compaction'], ['bulk']])
   })
 })

@@ -27,6 +27,13 @@ export const documentsTopicOf = (lane: DocumentLane): string =>
   lane === 'bulk' ? BULK_DOCUMENTS_TOPIC : DOCUMENTS_TOPIC
 
 /**
+ * The Kafka header a memory event formed by the interactive lane carries: the vector projection makes such memories
+ * searchable at once (a refresh with the write) instead of at the index's next periodic refresh; bulk memories wait
+ * for it, so an import does not make a segment per batch.
+ */
+export const MEMORY_LANE_HEADER = 'x-memory-lane'
+
+/**
  * The ingestion id of a document the client identified: derived from its instance and document_id, not random, so
  * every append of that document — a client retry after an ambiguous failure, a claim taken over after a crash —
  * is the same ingestion: one job, and (memory ids derive from it) the same memories, however often it is in the log.

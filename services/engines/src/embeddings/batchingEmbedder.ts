@@ -1,5 +1,5 @@
 import { createCoalescer } from '@memory-service/domain'
-import { isUrgentWork } from '../runtime/workPriority.js'
+import { isUrgentWork, ownerOfWork } from '../runtime/workPriority.js'
 import { embedQueries, type Embedder } from './embeddings.js'
 
 /**
@@ -9,7 +9,9 @@ import { embedQueries, type Embedder } from './embeddings.js'
  * separately: a model may read them differently (a prefix of each kind). A call of more texts than a batch holds
  * goes one batch at a time, each queued after what arrived meanwhile: a long document (a compaction's summary, a
  * conversation) takes its turns with the short ones instead of holding the model for seconds while they wait.
- * Urgent work (workPriority.ts: an interactive document) goes ahead of what waits that is not.
+ * Urgent work (workPriority.ts: an interactive document) goes ahead of what waits that is not, and owners (the
+ * instances whose documents these are) take fair shares of the model: one customer's long compaction does not hold
+ * another's one-line document.
  */
 export function createBatchingEmbedder(embedder: Embedder, options: { maxBatch?: number } = {}): Embedder {
   const maxBatch = options.maxBatch ?? 64
@@ -25,10 +27,11 @@ export function createBatchingEmbedder(embedder: Embedder, options: { maxBatch?:
     })
     return async (texts: string[]): Promise<number[][]> => {
       const urgent = isUrgentWork()
-      if (texts.length <= maxBatch) return texts.length === 0 ? [] : embed(texts, urgent)
+      const owner = ownerOfWork()
+      if (texts.length <= maxBatch) return texts.length === 0 ? [] : embed(texts, urgent, owner)
       const vectors: number[][] = []
       for (let start = 0; start < texts.length; start += maxBatch)
-        vectors.push(...(await embed(texts.slice(start, start + maxBatch), urgent)))
+        vectors.push(...(await embed(texts.slice(start, start + maxBatch), urgent, owner)))
       return vectors
     }
   }
