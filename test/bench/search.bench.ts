@@ -8,7 +8,9 @@
  * The memories enter as MemoryChanged events appended to Kafka, projected by the running projectors into
  * Elasticsearch and Neo4j. Their vectors (configured embedder) are cached under <cache>/bench; the instance and its
  * key too, so a later run with the same count, seed and model measures without loading again.
- * BENCH_MEMORIES sets the count (100 000), BENCH_SEED the generator's seed.
+ * BENCH_MEMORIES sets the count (100 000), BENCH_USERS the users they belong to (50), BENCH_SEED the generator's
+ * seed. `npm run bench:search` runs two cases: 100 000 memories of 50 users, then one user with 1 000 memories (the
+ * size of a BEAM conversation's user), where a search with user_id reads one user's memories only.
  */
 import { createHash, randomUUID } from 'node:crypto'
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
@@ -42,16 +44,17 @@ import { benchConfig, percentile, runId, startBench } from './benchSetup.js'
 
 const total = Number(process.env.BENCH_MEMORIES ?? 100_000)
 const seed = Number(process.env.BENCH_SEED ?? 42)
+const userCount = Number(process.env.BENCH_USERS ?? 50)
 const config = benchConfig
 const model = config.embeddings.model
 const dimension = config.embeddings.dimension
 /** Changes whenever the generated texts change, so cached vectors of other texts are not used. */
 const generatorVersion = 'v2'
 const cacheDir = join(defaultCacheDir(process.env), 'bench')
-const cacheKey = `${String(total)}-s${String(seed)}-${model.replace(/[^\w.-]/g, '_')}-${generatorVersion}`
+const cacheKey = `${String(total)}${userCount === 50 ? '' : `-u${String(userCount)}`}-s${String(seed)}-${model.replace(/[^\w.-]/g, '_')}-${generatorVersion}`
 const vectorFile = join(cacheDir, `search-vectors-${cacheKey}.f32`)
 const instanceFile = join(cacheDir, `search-instance-${cacheKey}.json`)
-const users = Array.from({ length: 50 }, (_, index) => `bench-user-${String(index).padStart(2, '0')}`)
+const users = Array.from({ length: userCount }, (_, index) => `bench-user-${String(index).padStart(2, '0')}`)
 
 // ---------------------------------------------------------------------------------------------------------------
 // Synthetic memories: templates over people, places, activities, dates, feelings and preferences, seeded.
@@ -920,7 +923,7 @@ async function main(): Promise<void> {
   const line = (cells: string[]) =>
     `| ${cells.map((cell, index) => cell.padEnd(widths[index] ?? 0)).join(' | ')} |`
   console.log(
-    `\nsearch benchmark: ${String(total)} memories in one instance (${instanceId}), limit 10, half with user_id, ` +
+    `\nsearch benchmark: ${String(total)} memories of ${String(userCount)} user(s) in one instance (${instanceId}), limit 10, half with user_id, ` +
       `${model}, ${new Date().toISOString()}`,
   )
   console.log(`load: ${load}`)
