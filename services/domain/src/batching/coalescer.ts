@@ -73,7 +73,7 @@ export function createCoalescer<Request, Result>(options: {
   }
 
   // An urgent request waits only behind the run under way and the urgent ones ranked before it.
-  return (request, urgent = false, owner = undefined) =>
+  return (request, urgent = false, owner) =>
     new Promise<Result>((resolve, reject) => {
       queue.push({ request, urgent, owner, resolve, reject })
       if (!running) void drain()
