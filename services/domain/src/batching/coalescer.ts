@@ -1,6 +1,7 @@
 /**
- * Merges concurrent requests into one call. While a call runs, the requests that arrive wait; then they go
- * together, up to `maxSize` (measured by `sizeOf`). If a merged call fails, each of its requests is run alone, so a
+ * Merges concurrent requests into one call. Requests made in the same turn of the event loop go together (a
+ * search that embeds two questions at once pays one model call); while a call runs, the requests that arrive wait;
+ * then they go together, up to `maxSize` (measured by `sizeOf`). If a merged call fails, each of its requests is run alone, so a
  * request that cannot succeed fails only its own caller.
  *
  * What waits is served urgent first, then in fair shares between owners: each request ranks by the size its owner
@@ -76,6 +77,9 @@ export function createCoalescer<Request, Result>(options: {
   return (request, urgent = false, owner) =>
     new Promise<Result>((resolve, reject) => {
       queue.push({ request, urgent, owner, resolve, reject })
-      if (!running) void drain()
+      if (!running) {
+        running = true
+        queueMicrotask(() => void drain())
+      }
     })
 }

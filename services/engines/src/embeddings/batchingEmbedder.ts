@@ -20,9 +20,12 @@ export function createBatchingEmbedder(embedder: Embedder, options: { maxBatch?:
       maxSize: maxBatch,
       sizeOf: (texts) => texts.length,
       async run(requests) {
-        const vectors = await embedTexts(requests.flat())
-        let offset = 0
-        return requests.map((texts) => vectors.slice(offset, (offset += texts.length)))
+        // The same text asked twice in one batch (a search's question and its name-free form, often equal) is
+        // embedded once.
+        const texts = [...new Set(requests.flat())]
+        const vectors = await embedTexts(texts)
+        const vectorOf = new Map(texts.map((text, position) => [text, vectors[position] ?? []]))
+        return requests.map((request) => request.map((text) => vectorOf.get(text) ?? []))
       },
     })
     return async (texts: string[]): Promise<number[][]> => {

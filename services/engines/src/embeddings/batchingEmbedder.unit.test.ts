@@ -3,6 +3,11 @@ import { withUrgency } from '../runtime/workPriority.js'
 import { createBatchingEmbedder } from './batchingEmbedder.js'
 import { EmbeddingError, embedQueries, type Embedder } from './embeddings.js'
 
+/** Lets the model call of what was asked so far start (a batch starts once the turn that asked is over). */
+const started = async (calls: string[][]) => {
+  for (let round = 0; round < 10 && calls.length === 0; round += 1) await Promise.resolve()
+}
+
 /** Records each model call; texts containing "bad" make a call fail. */
 function recordingEmbedder({ queries = true } = {}): Embedder & {
   calls: string[][]
@@ -36,8 +41,10 @@ describe('batching embedder', () => {
   it('embeds what urgent work asks for before what waits from other work', async () => {
     const inner = recordingEmbedder()
     const embedder = createBatchingEmbedder(inner, { maxBatch: 2 })
+    const first = embedder.embed(['bulk 1'])
+    await started(inner.calls)
     await Promise.all([
-      embedder.embed(['bulk 1']),
+      first,
       embedder.embed(['bulk 2', 'bulk 3']),
       withUrgency(true, () => embedder.embed(['urgent'])),
     ])
@@ -47,13 +54,22 @@ describe('batching embedder', () => {
   it('merges calls that arrive while the model is busy and gives each caller its own vectors', async () => {
     const inner = recordingEmbedder()
     const embedder = createBatchingEmbedder(inner)
-    const results = await Promise.all([
-      embedder.embed(['a']),
-      embedder.embed(['bb', 'ccc']),
-      embedder.embed(['dddd']),
-    ])
+    const first = embedder.embed(['a'])
+    await started(inner.calls)
+    const results = await Promise.all([first, embedder.embed(['bb', 'ccc']), embedder.embed(['dddd'])])
     expect(results).toEqual([[[1]], [[2], [3]], [[4]]])
     expect(inner.calls).toEqual([['a'], ['bb', 'ccc', 'dddd']])
+  })
+
+  it('embeds the calls of one turn in one model call, a text asked twice once', async () => {
+    const inner = recordingEmbedder()
+    const embedder = createBatchingEmbedder(inner)
+    const results = await Promise.all([
+      embedQueries(embedder, ['where does Ana live?']),
+      embedQueries(embedder, ['where does Ana live?', 'where live?']),
+    ])
+    expect(results).toEqual([[[-20]], [[-20], [-11]]])
+    expect(inner.queryCalls).toEqual([['where does Ana live?', 'where live?']])
   })
 
   it('never merges beyond the batch limit', async () => {
@@ -109,8 +125,8 @@ describe('batching embedder', () => {
       embedder.embed(['eeeee']),
     ])
     expect(results).toEqual([[[1]], [[-2]], [[3]], [[-4]], [[5]]])
-    expect(inner.calls).toEqual([['a'], ['ccc', 'eeeee']])
-    expect(inner.queryCalls).toEqual([['bb'], ['dddd']])
+    expect(inner.calls).toEqual([['a', 'ccc', 'eeeee']])
+    expect(inner.queryCalls).toEqual([['bb', 'dddd']])
   })
 
   it('embeds queries as stored texts when the model makes no difference between them', async () => {

@@ -108,10 +108,15 @@ export const sharedAnticipationEmbedder = (runtime: ProcessRuntime): Promise<Emb
     (embedder) => embedder.close(),
   )
 
-/** Searches embed a few short questions and wait for them: a session of their own, never behind a document batch. */
+/**
+ * Searches embed a few short questions and wait for them: a session of their own, never behind a document batch.
+ * Batched too: a search's questions asked at once (its own and the fact reader's), and concurrent searches', share a
+ * model call.
+ */
 export const sharedQueryEmbedder = (runtime: ProcessRuntime): Promise<Embedder> =>
   runtime.shared(
     'query-embedder',
-    async () => measuredEmbedder(await createEmbedder(runtime.config.embeddings), 'queries'),
+    async () =>
+      createBatchingEmbedder(measuredEmbedder(await createEmbedder(runtime.config.embeddings), 'queries')),
     (embedder) => embedder.close(),
   )
