@@ -203,6 +203,20 @@ describe('local embedder (all-MiniLM-L6-v2, ONNX on the CPU)', () => {
     },
   )
 
+  it('closes while it embeds: the run under way ends, later calls fail, and the close returns', async () => {
+    const closing = await createLocalEmbedder({ modelDir, model, dimension: 384 })
+    const texts = Array.from({ length: 64 }, (_, index) => `${'a sentence being embedded '.repeat(8)}${index}`)
+    const under = closing.embed(texts).then(
+      (vectors) => vectors.length,
+      (error: unknown) => error,
+    )
+    await closing.close()
+    // The batch in the model when the close came is finished; the next one is refused.
+    const outcome = await under
+    expect(outcome === 64 || outcome instanceof EmbeddingError).toBe(true)
+    await expect(closing.embed(['after'])).rejects.toBeInstanceOf(EmbeddingError)
+  })
+
   it('reports a runtime failure as a permanent embedding error', async () => {
     const closed = await createLocalEmbedder({ modelDir, model, dimension: 384 })
     await closed.close()

@@ -118,6 +118,9 @@ type WorkerReply =
  * computes (on a two-core machine, one core each). A run costs one message each way (inputs and output transferred,
  * not copied). The worker keeps the process alive only while a run is pending.
  */
+/** How long a release waits for the runs under way before it terminates the worker anyway. */
+const releaseWaitMs = 10_000
+
 export async function openSessionInWorker(options: ModelSessionOptions): Promise<ModelSession> {
   const worker = new Worker(workerProgram, {
     eval: true,
@@ -187,7 +190,12 @@ export async function openSessionInWorker(options: ModelSessionOptions): Promise
       })
     },
     async release() {
-      failAll(new Error('the model session was released'))
+      broken ??= new Error('the model session was released')
+      // A run under way finishes first (runs take milliseconds): a worker terminated inside onnxruntime's native run
+      // can take the process down, or leave terminate() waiting for good (seen as a process that never stopped).
+      for (const deadline = Date.now() + releaseWaitMs; pending.size > 0 && Date.now() < deadline; )
+        await new Promise((resolve) => setTimeout(resolve, 5))
+      failAll(broken)
       await worker.terminate()
     },
   }
