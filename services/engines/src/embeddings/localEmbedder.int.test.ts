@@ -205,7 +205,10 @@ describe('local embedder (all-MiniLM-L6-v2, ONNX on the CPU)', () => {
 
   it('closes while it embeds: the run under way ends, later calls fail, and the close returns', async () => {
     const closing = await createLocalEmbedder({ modelDir, model, dimension: 384 })
-    const texts = Array.from({ length: 64 }, (_, index) => `${'a sentence being embedded '.repeat(8)}${index}`)
+    const texts = Array.from(
+      { length: 64 },
+      (_, index) => `${'a sentence being embedded '.repeat(8)}${index}`,
+    )
     const under = closing.embed(texts).then(
       (vectors) => vectors.length,
       (error: unknown) => error,

@@ -193,7 +193,7 @@ export async function openSessionInWorker(options: ModelSessionOptions): Promise
       broken ??= new Error('the model session was released')
       // A run under way finishes first (runs take milliseconds): a worker terminated inside onnxruntime's native run
       // can take the process down, or leave terminate() waiting for good (seen as a process that never stopped).
-      for (const deadline = Date.now() + releaseWaitMs; pending.size > 0 && Date.now() < deadline; )
+      for (const deadline = Date.now() + releaseWaitMs; pending.size > 0 && Date.now() < deadline;)
         await new Promise((resolve) => setTimeout(resolve, 5))
       failAll(broken)
       await worker.terminate()
