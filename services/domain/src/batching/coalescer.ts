@@ -1,7 +1,8 @@
 /**
- * Merges concurrent requests into one call. Requests made in the same turn of the event loop go together (a
- * search that embeds two questions at once pays one model call); while a call runs, the requests that arrive wait;
- * then they go together, up to `maxSize` (measured by `sizeOf`). If a merged call fails, each of its requests is run alone, so a
+ * Merges concurrent requests into one call. While a call runs, the requests that arrive wait; then they go
+ * together, up to `maxSize` (measured by `sizeOf`). With `mergeSameTurn`, the requests made in the same turn of the
+ * event loop go together too (a search that embeds two questions at once pays one model call); without it the first
+ * request of an idle coalescer runs at once (a produce request waits for nothing). If a merged call fails, each of its requests is run alone, so a
  * request that cannot succeed fails only its own caller.
  *
  * What waits is served urgent first, then in fair shares between owners: each request ranks by the size its owner
@@ -12,6 +13,7 @@ export function createCoalescer<Request, Result>(options: {
   run(requests: Request[]): Promise<Result[]>
   sizeOf(request: Request): number
   maxSize: number
+  mergeSameTurn?: boolean
 }): (request: Request, urgent?: boolean, owner?: string) => Promise<Result> {
   let queue: {
     request: Request
@@ -31,8 +33,7 @@ export function createCoalescer<Request, Result>(options: {
       return { entry, arrival, share }
     })
     ranked.sort(
-      (a, b) =>
-        Number(b.entry.urgent) - Number(a.entry.urgent) || a.share - b.share || a.arrival - b.arrival,
+      (a, b) => Number(b.entry.urgent) - Number(a.entry.urgent) || a.share - b.share || a.arrival - b.arrival,
     )
     queue = ranked.map(({ entry }) => entry)
   }
@@ -77,9 +78,9 @@ export function createCoalescer<Request, Result>(options: {
   return (request, urgent = false, owner) =>
     new Promise<Result>((resolve, reject) => {
       queue.push({ request, urgent, owner, resolve, reject })
-      if (!running) {
-        running = true
-        queueMicrotask(() => void drain())
-      }
+      if (running) return
+      running = true
+      if (options.mergeSameTurn) queueMicrotask(() => void drain())
+      else void drain()
     })
 }

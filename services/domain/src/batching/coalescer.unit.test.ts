@@ -2,12 +2,17 @@ import { describe, expect, it } from 'vitest'
 import { createCoalescer } from './coalescer.js'
 
 /** A coalescer whose runs wait until released, recording what each run held. */
-function gatedCoalescer(maxSize: number, sizeOf: (request: string) => number = () => 1) {
+function gatedCoalescer(
+  maxSize: number,
+  sizeOf: (request: string) => number = () => 1,
+  mergeSameTurn = false,
+) {
   const runs: string[][] = []
   const releases: (() => void)[] = []
   const coalesce = createCoalescer<string, string>({
     maxSize,
     sizeOf,
+    mergeSameTurn,
     run: async (requests) => {
       runs.push(requests)
       await new Promise<void>((resolve) => releases.push(resolve))
@@ -26,8 +31,18 @@ function gatedCoalescer(maxSize: number, sizeOf: (request: string) => number = (
 }
 
 describe('the coalescer', () => {
-  it('merges the requests asked in one turn, and those that arrive while a run is under way, up to its size', async () => {
-    const { coalesce, runs, releaseNext, started } = gatedCoalescer(2)
+  it('merges the requests that arrive while a run is under way, up to its size', async () => {
+    const { coalesce, runs, releaseNext } = gatedCoalescer(2)
+    const results = [coalesce('a'), coalesce('b'), coalesce('c'), coalesce('d')]
+    await releaseNext()
+    await releaseNext()
+    await releaseNext()
+    expect(await Promise.all(results)).toEqual(['A', 'B', 'C', 'D'])
+    expect(runs).toEqual([['a'], ['b', 'c'], ['d']])
+  })
+
+  it('with mergeSameTurn, merges the requests asked in one turn too', async () => {
+    const { coalesce, runs, releaseNext, started } = gatedCoalescer(2, () => 1, true)
     const results = [coalesce('a'), coalesce('b'), coalesce('c')]
     await started()
     results.push(coalesce('d'))

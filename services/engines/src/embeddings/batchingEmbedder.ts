@@ -19,6 +19,7 @@ export function createBatchingEmbedder(embedder: Embedder, options: { maxBatch?:
     const embed = createCoalescer<string[], number[][]>({
       maxSize: maxBatch,
       sizeOf: (texts) => texts.length,
+      mergeSameTurn: true,
       async run(requests) {
         // The same text asked twice in one batch (a search's question and its name-free form, often equal) is
         // embedded once.
